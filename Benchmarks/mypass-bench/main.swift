@@ -1,0 +1,1 @@
+print("mypass-bench: not yet implemented")

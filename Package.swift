@@ -1,0 +1,61 @@
+// swift-tools-version:6.0
+// MyPass: a KeePass (KDBX) password manager core in pure Swift, with no package dependencies.
+
+import PackageDescription
+
+/// Codec modules use the Swift standard library only; `MyPassCore` and the executables may use
+/// Foundation where the OS is touched.
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "MyPass",
+    products: [
+        .library(name: "MyPassCore", targets: ["MyPassCore"]),
+        .library(name: "MyPassKDBX", targets: ["MyPassKDBX"]),
+        .executable(name: "mypass", targets: ["mypass"]),
+        .executable(name: "mypass-bench", targets: ["mypass-bench"]),
+    ],
+    targets: [
+        // Bytes and secrets helpers: cursors, hex/base64, wiping buffers, constant-time compare, OS randomness.
+        .target(name: "MyPassBytes", swiftSettings: strict),
+        // Primitives: SHA-1/256/512, HMAC, AES-256, ChaCha20, Salsa20, Twofish, BLAKE2b, Argon2, AES-KDF.
+        .target(name: "MyPassCrypto", dependencies: ["MyPassBytes"], swiftSettings: strict),
+        // DEFLATE (RFC 1951), zlib (RFC 1950) and gzip (RFC 1952), inflate and deflate.
+        .target(name: "MyPassCompression", dependencies: ["MyPassBytes"], swiftSettings: strict),
+        // Streaming XML 1.0 tokenizer and KeePass-shaped writer.
+        .target(name: "MyPassXML", dependencies: ["MyPassBytes"], swiftSettings: strict),
+        // KDBX 3.1 / 4.0 / 4.1 codec and the vault model.
+        .target(
+            name: "MyPassKDBX",
+            dependencies: ["MyPassBytes", "MyPassCrypto", "MyPassCompression", "MyPassXML"],
+            swiftSettings: strict),
+        // Vault logic shared by the app and the CLI: list/filter, editing, TOTP, matching, session.
+        .target(
+            name: "MyPassCore",
+            dependencies: ["MyPassKDBX"],
+            resources: [.copy("Resources/public_suffix_list.dat")],
+            swiftSettings: strict),
+        .executableTarget(name: "mypass", dependencies: ["MyPassCore"], swiftSettings: strict),
+        .executableTarget(
+            name: "mypass-bench",
+            dependencies: ["MyPassCore"],
+            path: "Benchmarks/mypass-bench",
+            swiftSettings: strict),
+
+        // Test helpers: locating Vectors/, hex parsing, finding the interop tools.
+        .target(name: "MyPassTestSupport", path: "Tests/MyPassTestSupport", swiftSettings: strict),
+        .testTarget(name: "MyPassBytesTests", dependencies: ["MyPassBytes", "MyPassTestSupport"], swiftSettings: strict),
+        .testTarget(name: "MyPassCryptoTests", dependencies: ["MyPassCrypto", "MyPassTestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "MyPassCompressionTests", dependencies: ["MyPassCompression", "MyPassTestSupport"],
+            swiftSettings: strict),
+        .testTarget(name: "MyPassXMLTests", dependencies: ["MyPassXML", "MyPassTestSupport"], swiftSettings: strict),
+        .testTarget(name: "MyPassKDBXTests", dependencies: ["MyPassKDBX", "MyPassTestSupport"], swiftSettings: strict),
+        .testTarget(name: "MyPassCoreTests", dependencies: ["MyPassCore", "MyPassTestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "MyPassCLITests", dependencies: ["mypass", "MyPassTestSupport"], swiftSettings: strict),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,1 @@
+// MyPassCompression: see the module's feature folders.

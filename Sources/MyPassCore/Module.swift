@@ -1,0 +1,1 @@
+// MyPassCore: see the module's feature folders.

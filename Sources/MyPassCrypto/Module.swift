@@ -1,0 +1,1 @@
+// MyPassCrypto: see the module's feature folders.

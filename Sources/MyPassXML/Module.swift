@@ -1,0 +1,1 @@
+// MyPassXML: see the module's feature folders.

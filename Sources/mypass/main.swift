@@ -1,0 +1,1 @@
+print("mypass: not yet implemented")

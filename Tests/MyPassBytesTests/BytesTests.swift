@@ -1,0 +1,71 @@
+import MyPassBytes
+import MyPassTestSupport
+import Testing
+
+@Suite struct BytesTests {
+    @Test func base64RoundTripsAndKnownAnswers() throws {
+        // RFC 4648 §10 test vectors.
+        let cases: [(String, String)] = [
+            ("", ""), ("f", "Zg=="), ("fo", "Zm8="), ("foo", "Zm9v"), ("foob", "Zm9vYg=="),
+            ("fooba", "Zm9vYmE="), ("foobar", "Zm9vYmFy"),
+        ]
+        for (plain, encoded) in cases {
+            #expect(Base64.encode(Array(plain.utf8)) == encoded)
+            #expect(try Base64.decode(encoded) == Array(plain.utf8))
+        }
+        #expect(try Base64.decode("Zm9v\r\n YmE") == Array("fooba".utf8))
+        #expect(throws: BytesError(.invalidEncoding, offset: 0)) { try Base64.decode("Zm9v!") }
+        #expect(throws: BytesError(.invalidEncoding, offset: 0)) { try Base64.decode("Z") }
+        #expect(throws: BytesError(.invalidEncoding, offset: 0)) { try Base64.decode("Zg==Zg") }
+    }
+
+    @Test func hexRoundTrip() {
+        #expect([UInt8](hex: "00ff7Fa0") == [0x00, 0xFF, 0x7F, 0xA0])
+        #expect([UInt8](hex: "abc") == nil)
+        #expect([UInt8](hex: "zz") == nil)
+        #expect([0xDE, 0xAD, 0xBE, 0xEF].hexString == "deadbeef")
+    }
+
+    @Test func readerReadsLittleEndianAndRejectsTruncation() throws {
+        var reader = ByteReader(offsetSlice([0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07]))
+        #expect(try reader.readUInt16LittleEndian() == 0x0201)
+        #expect(try reader.readUInt32LittleEndian() == 0x0605_0403)
+        #expect(reader.offset == 6)
+        #expect(throws: BytesError(.truncated, offset: 6)) { try reader.readUInt16LittleEndian() }
+        #expect(try reader.readBytes(1) == [0x07])
+        #expect(reader.isAtEnd)
+        #expect(throws: BytesError(.invalidLength, offset: 0)) { try reader.readBytes(-1) }
+    }
+
+    @Test func secureBytesCopyOnWriteAndConstantTimeEquality() {
+        var a = SecureBytes([1, 2, 3])
+        let b = a
+        a[0] = 9
+        #expect(b.unsafeArray == [1, 2, 3])
+        #expect(a.unsafeArray == [9, 2, 3])
+        #expect(a != b)
+        #expect(SecureBytes([1, 2, 3]) == b)
+        #expect("\(a)" == "SecureBytes(3 bytes)")
+        a.removeAll()
+        #expect(a.isEmpty)
+        #expect(constantTimeEquals([1, 2], [1, 2]))
+        #expect(!constantTimeEquals([1, 2], [1, 3]))
+        #expect(!constantTimeEquals([1, 2], [1, 2, 3]))
+    }
+
+    @Test func protectedStringHidesAndReveals() {
+        let secret = ProtectedString("pässwörd-🔑")
+        #expect(secret.revealed == "pässwörd-🔑")
+        #expect(secret.utf8Count == "pässwörd-🔑".utf8.count)
+        #expect(!"\(secret)".contains("p"))
+        #expect(secret == ProtectedString("pässwörd-🔑"))
+        #expect(secret != ProtectedString("password"))
+        #expect(ProtectedString().revealed == "")
+    }
+
+    @Test func secureRandomFillsAndDiffers() {
+        let a = SecureRandom.bytes(count: 32), b = SecureRandom.bytes(count: 32)
+        #expect(a.count == 32 && a != b)
+        #expect(SecureRandom.uniform(below: 1) == 0)
+    }
+}
