@@ -1,0 +1,33 @@
+/// The one error type of the crypto module. It never says more than which check failed: a MAC or
+/// padding failure carries no detail that could help an attacker, and no reason holds a secret.
+public struct CryptoError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What went wrong.
+    public enum Code: Sendable, Equatable {
+        /// A key of the wrong length for the algorithm.
+        case invalidKeySize
+        /// A nonce or IV of the wrong length.
+        case invalidNonceSize
+        /// Input whose length the mode cannot take (CBC ciphertext not a multiple of 16 bytes).
+        case invalidInputLength
+        /// PKCS#7 padding that does not verify after CBC decryption.
+        case invalidPadding
+        /// A KDF or hash parameter out of range (Argon2 lanes, memory, output length...).
+        case invalidParameter
+        /// A KDF would need more memory than the caller's limit.
+        case memoryLimitExceeded
+    }
+
+    public let code: Code
+    /// A human reason, free of secrets.
+    public let reason: String
+
+    public init(_ code: Code, _ reason: String = "") {
+        self.code = code
+        self.reason = reason
+    }
+
+    /// Errors compare on their code only.
+    public static func == (lhs: CryptoError, rhs: CryptoError) -> Bool { lhs.code == rhs.code }
+
+    public var description: String { reason.isEmpty ? "crypto error: \(code)" : "crypto error: \(reason)" }
+}

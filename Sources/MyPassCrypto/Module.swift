@@ -1,1 +1,0 @@
-// MyPassCrypto: see the module's feature folders.
