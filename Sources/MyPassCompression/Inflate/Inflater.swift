@@ -8,7 +8,7 @@
 /// Memory stays bounded by the 32 KiB window, a 256 KiB work buffer and a few hundred bytes of
 /// carried input, plus the output of the current call. `maxOutputBytes` caps the total
 /// decompressed size (decompression bombs). After an error, every later call throws it again.
-public struct Inflater {
+public struct Inflater: Sendable {
     /// The container format being decoded.
     public let format: CompressionFormat
     /// The most decompressed bytes this inflater will produce in total.
@@ -85,6 +85,9 @@ public struct Inflater {
         if let failure { throw failure }
         if window.isEmpty { window = [UInt8](repeating: 0, count: Self.outLimit + Self.slackBytes) }
         var result: [UInt8] = []
+        // Typical DEFLATE ratios are 2–5×: one allocation instead of a chain of doublings (and
+        // their page faults) for whole-stream calls. Bounded by the input size, not by its claims.
+        result.reserveCapacity(min(input.count.multipliedReportingOverflow(by: 4).partialValue, maxOutputBytes - totalOutput, 1 << 28))
         let error: CompressionError?
         if pending.isEmpty {
             error = input.withUnsafeBufferPointer { process($0, final: final, into: &result) }
