@@ -98,4 +98,101 @@ struct Argon2Tests {
             #expect(derived == output, "botan vector \(index) \(record.section) M=\(record.int("M")) P=\(record.int("P"))")
         }
     }
+
+    /// KDBX-shaped vectors from Debian's argon2 CLI (Vectors/argon2/cli-argon2.txt), including
+    /// KeePass's default 64 MiB, 2 iterations, 2 lanes; derived through the KDBX convenience.
+    @Test func argon2CLI() throws {
+        let lines = try TestVectors.text("argon2/cli-argon2.txt").split(whereSeparator: \.isNewline)
+            .filter { !$0.hasPrefix("#") }
+        #expect(lines.count == 10)
+        for line in lines {
+            let f = line.split(separator: " ").map(String.init)
+            let variant: Argon2.Variant = f[0] == "argon2d" ? .argon2d : .argon2id
+            let version = UInt32(f[1].dropFirst(2), radix: 16)!
+            var parameters = try Argon2.Parameters.kdbx(
+                variant: variant, memoryBytes: UInt64(f[2])! * 1024, iterations: UInt64(f[3])!,
+                parallelism: UInt32(f[4])!, version: version, salt: hexBytes(f[6]))
+            #expect(parameters.memoryKiB == UInt32(f[2])! && parameters.outputByteCount == 32)
+            parameters.outputByteCount = Int(f[5])!
+            let derived = try Argon2.deriveKey(password: hexBytes(f[7]), parameters: parameters)
+            #expect(derived.hexString == f[8], "\(line)")
+        }
+    }
+
+    static let salt = [UInt8](repeating: 7, count: 16)
+
+    @Test func rejectsOutOfRangeParameters() {
+        func parameters(
+            version: UInt32 = 0x13, memoryKiB: UInt32 = 64, iterations: UInt32 = 1, parallelism: UInt32 = 1,
+            salt: [UInt8] = Argon2Tests.salt, outputByteCount: Int = 32
+        ) -> Argon2.Parameters {
+            Argon2.Parameters(
+                variant: .argon2d, version: version, memoryKiB: memoryKiB, iterations: iterations,
+                parallelism: parallelism, salt: salt, outputByteCount: outputByteCount)
+        }
+        let invalid: [Argon2.Parameters] = [
+            parameters(version: 0x12),
+            parameters(parallelism: 0),
+            parameters(memoryKiB: UInt32.max, parallelism: 1 << 24),
+            parameters(memoryKiB: 15, parallelism: 2),
+            parameters(memoryKiB: 7),
+            parameters(iterations: 0),
+            parameters(outputByteCount: 3),
+            parameters(outputByteCount: 0),
+            parameters(outputByteCount: -1),
+            parameters(salt: [1, 2, 3, 4, 5, 6, 7]),
+            parameters(salt: []),
+        ]
+        for candidate in invalid {
+            #expect(throws: CryptoError(.invalidParameter)) { try Argon2.deriveKey(password: [1], parameters: candidate) }
+        }
+        // The smallest legal shapes still work: 8 KiB per lane, 4-byte tag, 8-byte salt.
+        #expect(throws: Never.self) {
+            try Argon2.deriveKey(password: [], parameters: parameters(memoryKiB: 16, parallelism: 2, salt: [UInt8](repeating: 0, count: 8), outputByteCount: 4))
+        }
+    }
+
+    @Test func refusesMemoryAboveTheLimit() throws {
+        let big = Argon2.Parameters(variant: .argon2id, memoryKiB: 64 * 1024, iterations: 1, parallelism: 2, salt: Self.salt)
+        #expect(throws: CryptoError(.memoryLimitExceeded)) {
+            try Argon2.deriveKey(password: [1], parameters: big, memoryLimitBytes: 64 * 1024 * 1024 - 1)
+        }
+        // The default 1 GiB limit refuses a 2 GiB (or 4 TiB) header without allocating anything.
+        var huge = big
+        huge.memoryKiB = 2 * 1024 * 1024
+        #expect(throws: CryptoError(.memoryLimitExceeded)) { try Argon2.deriveKey(password: [1], parameters: huge) }
+        huge.memoryKiB = UInt32.max
+        #expect(throws: CryptoError(.memoryLimitExceeded)) { try Argon2.deriveKey(password: [1], parameters: huge) }
+        // Exactly at the limit is allowed (m' = 4 p floor(m / 4p) blocks are what count).
+        let small = Argon2.Parameters(variant: .argon2d, memoryKiB: 1030, iterations: 1, parallelism: 2, salt: Self.salt)
+        #expect(throws: Never.self) { try Argon2.deriveKey(password: [1], parameters: small, memoryLimitBytes: 1024 * 1024) }
+    }
+
+    @Test func kdbxConvenienceRejectsBadHeaders() {
+        func kdbx(memoryBytes: UInt64 = 1 << 20, iterations: UInt64 = 2, parallelism: UInt32 = 2, version: UInt32 = 0x13,
+                  salt: [UInt8] = Argon2Tests.salt) throws(CryptoError) -> Argon2.Parameters {
+            try Argon2.Parameters.kdbx(
+                variant: .argon2d, memoryBytes: memoryBytes, iterations: iterations, parallelism: parallelism,
+                version: version, salt: salt)
+        }
+        #expect(throws: CryptoError(.invalidParameter)) { try kdbx(memoryBytes: 1_000_000) }
+        #expect(throws: CryptoError(.invalidParameter)) { try kdbx(memoryBytes: (UInt64(UInt32.max) + 1) * 1024) }
+        #expect(throws: CryptoError(.invalidParameter)) { try kdbx(iterations: UInt64(UInt32.max) + 1) }
+        #expect(throws: CryptoError(.invalidParameter)) { try kdbx(iterations: 0) }
+        #expect(throws: CryptoError(.invalidParameter)) { try kdbx(parallelism: 0) }
+        #expect(throws: CryptoError(.invalidParameter)) { try kdbx(version: 0x11) }
+        #expect(throws: CryptoError(.invalidParameter)) { try kdbx(salt: [1, 2, 3]) }
+        #expect(throws: CryptoError(.invalidParameter)) { try kdbx(memoryBytes: 8 * 1024, parallelism: 2) }
+        let parameters = try? kdbx(memoryBytes: 64 << 20, iterations: 2, parallelism: 2)
+        #expect(parameters == Argon2.Parameters(
+            variant: .argon2d, version: 0x13, memoryKiB: 65536, iterations: 2, parallelism: 2, salt: Self.salt))
+    }
+
+    /// The lanes run on several threads: repeated derivations must agree with the single-lane
+    /// schedule's known answer and with each other.
+    @Test func parallelLanesAreDeterministic() throws {
+        let kat = try ReferenceKAT("argon2/argon2id")
+        let results = try (0..<8).map { _ in try Argon2.deriveKey(password: kat.password, parameters: kat.parameters) }
+        #expect(results.allSatisfy { $0 == kat.tag })
+    }
 }
