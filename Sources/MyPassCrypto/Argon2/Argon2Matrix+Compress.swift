@@ -1,172 +1,145 @@
 /// The Argon2 compression function G (RFC 9106 §3.5-3.6): the BLAKE2b round without message
 /// words, with each addition replaced by BlaMka's a + b + 2 · lo32(a) · lo32(b).
 ///
-/// Scalar 64-bit code: on x86-64's baseline (SSE2, no vector rotate) it beat a `SIMD2<UInt64>`
-/// version, which LLVM partly scalarised. The XOR of the inputs is fused into the row pass and the
-/// final XOR into the column pass, so R = X ^ Y is written once and read once.
+/// Four GB mixings run side by side in `SIMD4<UInt64>` lanes: a = (v0 ... v3), b = (v4 ... v7),
+/// c = (v8 ... v11), d = (v12 ... v15), with the diagonal step done by rotating the lanes of b, c
+/// and d. On x86-64's baseline (SSE2) each vector is two registers, and the 32 × 32 → 64-bit
+/// multiply is one `pmuludq` per two words.
+///
+/// LLVM turns a shift pair that it can prove to be a rotation into scalar `ror` instructions
+/// (SSE2 has no vector rotate), moving every word out of and back into the vector registers and
+/// losing to plain scalar code. So the shift counts of the 24-, 16- and 63-bit rotations come in
+/// as run-time values (``Argon2Matrix/RotationCounts``) that it cannot prove complementary, and
+/// the rotations stay vector shifts; the rotation by 32 is a lane shuffle (`pshufd`).
 
-@inline(__always)
-private func rotateRight(_ x: UInt64, _ n: UInt64) -> UInt64 { (x &>> n) | (x &<< (64 &- n)) }
+typealias WordQuad = SIMD4<UInt64>
 
-/// a + b + 2 · lo32(a) · lo32(b): a 32 × 32 → 64-bit multiply, wrapping.
-@inline(__always)
-private func blamka(_ a: UInt64, _ b: UInt64) -> UInt64 {
-    a &+ b &+ 2 &* ((a & 0xFFFF_FFFF) &* (b & 0xFFFF_FFFF))
+extension Argon2Matrix {
+    /// Right and left shift counts of the three rotations done with shifts: always (24, 40),
+    /// (16, 48), (63, 1). They reach the fill through Dispatch's closure, so the optimiser treats
+    /// them as unknown (see the file comment of `Argon2Matrix+Compress.swift`).
+    struct RotationCounts: Sendable {
+        var right24: UInt64 = 24, left40: UInt64 = 40
+        var right16: UInt64 = 16, left48: UInt64 = 48
+        var right63: UInt64 = 63, left1: UInt64 = 1
+    }
 }
 
-/// GB (RFC 9106 §3.6).
 @inline(__always)
-private func mix(_ a: inout UInt64, _ b: inout UInt64, _ c: inout UInt64, _ d: inout UInt64) {
-    a = blamka(a, b)
-    d = rotateRight(d ^ a, 32)
-    c = blamka(c, d)
-    b = rotateRight(b ^ c, 24)
-    a = blamka(a, b)
-    d = rotateRight(d ^ a, 16)
-    c = blamka(c, d)
-    b = rotateRight(b ^ c, 63)
+private func rotate(_ x: WordQuad, right: UInt64, left: UInt64) -> WordQuad {
+    (x &>> WordQuad(repeating: right)) | (x &<< WordQuad(repeating: left))
 }
 
-/// The permutation P (RFC 9106 §3.6) on 16 words.
+/// Rotation by 32: swap the 32-bit halves of each word.
+@inline(__always)
+private func rotateRight32(_ x: WordQuad) -> WordQuad {
+    let w = unsafeBitCast(x, to: SIMD8<UInt32>.self)
+    return unsafeBitCast(SIMD8<UInt32>(w[1], w[0], w[3], w[2], w[5], w[4], w[7], w[6]), to: WordQuad.self)
+}
+
+/// a + b + 2 · lo32(a) · lo32(b) in each lane, wrapping.
+@inline(__always)
+private func blamka(_ a: WordQuad, _ b: WordQuad) -> WordQuad {
+    let low = WordQuad(repeating: 0xFFFF_FFFF)
+    let product = (a & low) &* (b & low)
+    return a &+ b &+ product &+ product
+}
+
+/// GB (RFC 9106 §3.6) on four columns (or diagonals) at once.
+@inline(__always)
+private func mix(
+    _ a: inout WordQuad, _ b: inout WordQuad, _ c: inout WordQuad, _ d: inout WordQuad,
+    _ counts: Argon2Matrix.RotationCounts
+) {
+    a = blamka(a, b)
+    d = rotateRight32(d ^ a)
+    c = blamka(c, d)
+    b = rotate(b ^ c, right: counts.right24, left: counts.left40)
+    a = blamka(a, b)
+    d = rotate(d ^ a, right: counts.right16, left: counts.left48)
+    c = blamka(c, d)
+    b = rotate(b ^ c, right: counts.right63, left: counts.left1)
+}
+
+/// The permutation P (RFC 9106 §3.6) on 16 words: a = (v0 ... v3) ... d = (v12 ... v15).
 @inline(__always)
 private func permute(
-    _ v0: inout UInt64, _ v1: inout UInt64, _ v2: inout UInt64, _ v3: inout UInt64, _ v4: inout UInt64, _ v5: inout UInt64, _ v6: inout UInt64, _ v7: inout UInt64, _ v8: inout UInt64, _ v9: inout UInt64, _ v10: inout UInt64, _ v11: inout UInt64, _ v12: inout UInt64, _ v13: inout UInt64, _ v14: inout UInt64, _ v15: inout UInt64
+    _ a: inout WordQuad, _ b: inout WordQuad, _ c: inout WordQuad, _ d: inout WordQuad,
+    _ counts: Argon2Matrix.RotationCounts
 ) {
-    mix(&v0, &v4, &v8, &v12)
-    mix(&v1, &v5, &v9, &v13)
-    mix(&v2, &v6, &v10, &v14)
-    mix(&v3, &v7, &v11, &v15)
-    mix(&v0, &v5, &v10, &v15)
-    mix(&v1, &v6, &v11, &v12)
-    mix(&v2, &v7, &v8, &v13)
-    mix(&v3, &v4, &v9, &v14)
+    // Columns: GB(v0, v4, v8, v12), GB(v1, v5, v9, v13), GB(v2, v6, v10, v14), GB(v3, v7, v11, v15).
+    mix(&a, &b, &c, &d, counts)
+    // Diagonals: GB(v0, v5, v10, v15), GB(v1, v6, v11, v12), GB(v2, v7, v8, v13), GB(v3, v4, v9, v14).
+    b = WordQuad(b[1], b[2], b[3], b[0])
+    c = WordQuad(c[2], c[3], c[0], c[1])
+    d = WordQuad(d[3], d[0], d[1], d[2])
+    mix(&a, &b, &c, &d, counts)
+    b = WordQuad(b[3], b[0], b[1], b[2])
+    c = WordQuad(c[2], c[3], c[0], c[1])
+    d = WordQuad(d[1], d[2], d[3], d[0])
+}
+
+/// Words `first`, `first + 1`, `second`, `second + 1` at `p`.
+@inline(__always)
+private func load(_ p: UnsafeRawPointer, _ first: Int, _ second: Int) -> WordQuad {
+    WordQuad(
+        lowHalf: p.loadUnaligned(fromByteOffset: 8 * first, as: SIMD2<UInt64>.self),
+        highHalf: p.loadUnaligned(fromByteOffset: 8 * second, as: SIMD2<UInt64>.self))
+}
+
+@inline(__always)
+private func store(_ v: WordQuad, _ p: UnsafeMutableRawPointer, _ first: Int, _ second: Int) {
+    p.storeBytes(of: v.lowHalf, toByteOffset: 8 * first, as: SIMD2<UInt64>.self)
+    p.storeBytes(of: v.highHalf, toByteOffset: 8 * second, as: SIMD2<UInt64>.self)
 }
 
 extension Argon2Matrix {
     /// next = G(previous, reference), or next ^= G(previous, reference) when `xorInto` (version
     /// 0x13 after the first pass). `scratch` holds 128 words; `next` may alias `reference`.
+    ///
+    /// R = X ^ Y is fused into the row pass (which also stores R, or R ^ next, into `next`), and
+    /// the final XOR into the column pass, so each block is read and written once per pass.
     @inline(__always)
     static func compress(
         _ previous: UnsafePointer<UInt64>, _ reference: UnsafePointer<UInt64>, into next: UnsafeMutablePointer<UInt64>,
-        scratch r: UnsafeMutablePointer<UInt64>, xorInto: Bool
+        scratch r: UnsafeMutablePointer<UInt64>, xorInto: Bool, counts: RotationCounts
     ) {
-        // Rows: R = X ^ Y, next = R (or next ^= R), then P on words 16i ... 16i + 15, kept in scratch.
+        let x = UnsafeRawPointer(previous), y = UnsafeRawPointer(reference)
+        let n = UnsafeMutableRawPointer(next), s = UnsafeMutableRawPointer(r)
+        // Rows: words 16i ... 16i + 15.
         for row in 0..<8 {
-            let x = previous + 16 * row, y = reference + 16 * row
-            let n = next + 16 * row, q = r + 16 * row
-            var v0 = x[0] ^ y[0]
-            var v1 = x[1] ^ y[1]
-            var v2 = x[2] ^ y[2]
-            var v3 = x[3] ^ y[3]
-            var v4 = x[4] ^ y[4]
-            var v5 = x[5] ^ y[5]
-            var v6 = x[6] ^ y[6]
-            var v7 = x[7] ^ y[7]
-            var v8 = x[8] ^ y[8]
-            var v9 = x[9] ^ y[9]
-            var v10 = x[10] ^ y[10]
-            var v11 = x[11] ^ y[11]
-            var v12 = x[12] ^ y[12]
-            var v13 = x[13] ^ y[13]
-            var v14 = x[14] ^ y[14]
-            var v15 = x[15] ^ y[15]
+            let o = 16 * row
+            var a = load(x, o, o + 2) ^ load(y, o, o + 2)
+            var b = load(x, o + 4, o + 6) ^ load(y, o + 4, o + 6)
+            var c = load(x, o + 8, o + 10) ^ load(y, o + 8, o + 10)
+            var d = load(x, o + 12, o + 14) ^ load(y, o + 12, o + 14)
             if xorInto {
-                n[0] ^= v0
-                n[1] ^= v1
-                n[2] ^= v2
-                n[3] ^= v3
-                n[4] ^= v4
-                n[5] ^= v5
-                n[6] ^= v6
-                n[7] ^= v7
-                n[8] ^= v8
-                n[9] ^= v9
-                n[10] ^= v10
-                n[11] ^= v11
-                n[12] ^= v12
-                n[13] ^= v13
-                n[14] ^= v14
-                n[15] ^= v15
+                store(load(n, o, o + 2) ^ a, n, o, o + 2)
+                store(load(n, o + 4, o + 6) ^ b, n, o + 4, o + 6)
+                store(load(n, o + 8, o + 10) ^ c, n, o + 8, o + 10)
+                store(load(n, o + 12, o + 14) ^ d, n, o + 12, o + 14)
             } else {
-                n[0] = v0
-                n[1] = v1
-                n[2] = v2
-                n[3] = v3
-                n[4] = v4
-                n[5] = v5
-                n[6] = v6
-                n[7] = v7
-                n[8] = v8
-                n[9] = v9
-                n[10] = v10
-                n[11] = v11
-                n[12] = v12
-                n[13] = v13
-                n[14] = v14
-                n[15] = v15
+                store(a, n, o, o + 2)
+                store(b, n, o + 4, o + 6)
+                store(c, n, o + 8, o + 10)
+                store(d, n, o + 12, o + 14)
             }
-            permute(&v0, &v1, &v2, &v3, &v4, &v5, &v6, &v7, &v8, &v9, &v10, &v11, &v12, &v13, &v14, &v15)
-            q[0] = v0
-            q[1] = v1
-            q[2] = v2
-            q[3] = v3
-            q[4] = v4
-            q[5] = v5
-            q[6] = v6
-            q[7] = v7
-            q[8] = v8
-            q[9] = v9
-            q[10] = v10
-            q[11] = v11
-            q[12] = v12
-            q[13] = v13
-            q[14] = v14
-            q[15] = v15
+            permute(&a, &b, &c, &d, counts)
+            store(a, s, o, o + 2)
+            store(b, s, o + 4, o + 6)
+            store(c, s, o + 8, o + 10)
+            store(d, s, o + 12, o + 14)
         }
-        // Columns: P on words 2i, 2i + 1, 2i + 16, 2i + 17, ..., 2i + 113, XORed into next.
+        // Columns: words 2i, 2i + 1, 2i + 16, 2i + 17, ..., 2i + 112, 2i + 113.
         for column in 0..<8 {
-            let q = r + 2 * column, n = next + 2 * column
-            var v0 = q[0]
-            var v1 = q[1]
-            var v2 = q[16]
-            var v3 = q[17]
-            var v4 = q[32]
-            var v5 = q[33]
-            var v6 = q[48]
-            var v7 = q[49]
-            var v8 = q[64]
-            var v9 = q[65]
-            var v10 = q[80]
-            var v11 = q[81]
-            var v12 = q[96]
-            var v13 = q[97]
-            var v14 = q[112]
-            var v15 = q[113]
-            permute(&v0, &v1, &v2, &v3, &v4, &v5, &v6, &v7, &v8, &v9, &v10, &v11, &v12, &v13, &v14, &v15)
-            n[0] ^= v0
-            n[1] ^= v1
-            n[16] ^= v2
-            n[17] ^= v3
-            n[32] ^= v4
-            n[33] ^= v5
-            n[48] ^= v6
-            n[49] ^= v7
-            n[64] ^= v8
-            n[65] ^= v9
-            n[80] ^= v10
-            n[81] ^= v11
-            n[96] ^= v12
-            n[97] ^= v13
-            n[112] ^= v14
-            n[113] ^= v15
+            let o = 2 * column
+            var a = load(s, o, o + 16), b = load(s, o + 32, o + 48)
+            var c = load(s, o + 64, o + 80), d = load(s, o + 96, o + 112)
+            permute(&a, &b, &c, &d, counts)
+            store(load(n, o, o + 16) ^ a, n, o, o + 16)
+            store(load(n, o + 32, o + 48) ^ b, n, o + 32, o + 48)
+            store(load(n, o + 64, o + 80) ^ c, n, o + 64, o + 80)
+            store(load(n, o + 96, o + 112) ^ d, n, o + 96, o + 112)
         }
-    }
-
-    @inline(__always)
-    static func compress(
-        _ previous: UnsafeMutablePointer<UInt64>, _ reference: UnsafeMutablePointer<UInt64>,
-        into next: UnsafeMutablePointer<UInt64>, scratch r: UnsafeMutablePointer<UInt64>, xorInto: Bool
-    ) {
-        compress(UnsafePointer(previous), UnsafePointer(reference), into: next, scratch: r, xorInto: xorInto)
     }
 }
