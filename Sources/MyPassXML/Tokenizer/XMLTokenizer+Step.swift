@@ -129,6 +129,7 @@ extension XMLTokenizer {
         let isWhitespace = i == textEnd
         if phase != .content {
             if !isWhitespace {
+                _ = try validateCharacters(p, i, textEnd, isText: true)  // report broken UTF-8 first
                 if phase == .epilog { throw error(.contentAfterRoot, at: i, p, "text after the root element") }
                 throw error(.malformed, at: i, p, "text before the root element")
             }
