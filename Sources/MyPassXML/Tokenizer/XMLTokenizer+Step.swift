@@ -113,6 +113,10 @@ extension XMLTokenizer {
         if let lt = findByte(p, ASCII.lessThan, from: start + scanOffset) {
             textEnd = lt
         } else if isFinished {
+            // Text running into the end of input: inside the root that means an unclosed element.
+            if phase == .content {
+                throw error(.unclosedTag, at: end, p, "input ended with <\(openElements.last ?? "")> still open")
+            }
             textEnd = end
         } else {
             scanOffset = end - start
