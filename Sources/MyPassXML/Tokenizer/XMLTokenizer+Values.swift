@@ -29,6 +29,23 @@ extension XMLTokenizer {
         return i
     }
 
+    /// The String for the (validated) name `p[start..<end]`, from the name cache when it was seen before.
+    @inline(__always)
+    mutating func makeName(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> String {
+        var hash: UInt32 = 2_166_136_261
+        var k = start
+        while k < end {
+            hash = (hash ^ UInt32(p[k])) &* 16_777_619
+            k += 1
+        }
+        let slot = Int(truncatingIfNeeded: (hash ^ (hash >> 15)) & 511)
+        let cached = nameCache[slot]
+        if bytesEqual(cached, p, start, end) { return cached }
+        let name = makeString(p, start, end)
+        nameCache[slot] = name
+        return name
+    }
+
     /// Validates characters in `p[start..<end]`: legal XML Chars in well-formed UTF-8.
     /// Returns whether the run needs rewriting (it holds `&` or CR), and checks `]]>` in text.
     @inline(__always)
@@ -236,7 +253,7 @@ extension XMLTokenizer {
         _ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ gt: Int
     ) throws(XMLError) -> (String, [XMLAttribute], Bool) {
         let nameEnd = try scanName(p, start + 1, gt)
-        let name = makeString(p, start + 1, nameEnd)
+        let name = makeName(p, start + 1, nameEnd)
         var attributes: [XMLAttribute] = []
         var selfClosing = false
         var i = nameEnd
@@ -268,7 +285,7 @@ extension XMLTokenizer {
             if attributes.count >= limits.maxAttributes {
                 throw error(.tooManyAttributes, at: start, p, "more than \(limits.maxAttributes) attributes")
             }
-            let attributeName = makeString(p, attributeNameStart, attributeNameEnd)
+            let attributeName = makeName(p, attributeNameStart, attributeNameEnd)
             for existing in attributes where existing.name == attributeName {
                 throw error(.duplicateAttribute, at: attributeNameStart, p, "attribute \(attributeName) repeated")
             }

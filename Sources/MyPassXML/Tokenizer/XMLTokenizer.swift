@@ -57,6 +57,9 @@ public struct XMLTokenizer {
 
     /// Reused output buffer for values that need rewriting (entities, line ends).
     var scratch: [UInt8] = []
+    /// Recently seen names by hash of their bytes, so a document's few element and attribute names
+    /// are turned into Strings once (KeePass files repeat about a hundred names).
+    var nameCache = [String](repeating: "", count: 512)
 
     /// 1-based line of the start of the last event returned (or of the error position after a failure).
     public internal(set) var line = 1
