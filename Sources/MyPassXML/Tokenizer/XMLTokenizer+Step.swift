@@ -141,6 +141,21 @@ extension XMLTokenizer {
             return .skipped
         }
         if isWhitespace && skipsWhitespaceText {
+            // Keep white space that is an element's whole content (`<Value> </Value>`: a password
+            // of spaces is data); drop it between elements. That needs the byte after the '<'.
+            if lastEventWasStart {
+                if textEnd + 1 >= end {
+                    if !isFinished {
+                        scanOffset = textEnd - start
+                        return .needMoreInput
+                    }
+                } else if p[textEnd + 1] == ASCII.slash {
+                    let text = try textValue(p, start, textEnd)
+                    markEvent()
+                    consume(to: textEnd, p)
+                    return .event(.text(text))
+                }
+            }
             consume(to: textEnd, p)
             return .skipped
         }
@@ -241,6 +256,7 @@ extension XMLTokenizer {
             pendingEndName = name
         } else {
             openElements.append(name)
+            lastEventWasStart = true
         }
         return .event(.startElement(name: name, attributes: attributes))
     }
@@ -250,6 +266,16 @@ extension XMLTokenizer {
     /// Finds the `>` ending the start tag at `start`, skipping quoted attribute values; resumes
     /// where the previous call stopped. Checks limits on the way so that hostile input fails early.
     mutating func findStartTagEnd(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) throws(XMLError) -> Int? {
+        // Fast path for a tag that is complete and has no quotes (most KeePass tags): the first '>'.
+        if scanOffset == 0, let gt = findByte(p, ASCII.greaterThan, from: start + 1) {
+            var k = start + 1
+            while k < gt {
+                let c = p[k]
+                if c == ASCII.quote || c == ASCII.apostrophe || c == ASCII.lessThan { break }
+                k += 1
+            }
+            if k == gt { return gt }
+        }
         var i = start + max(1, scanOffset)
         var quote = scanQuote
         var attributes = scanAttributes
@@ -349,6 +375,7 @@ extension XMLTokenizer {
     /// Marks the token at `position` as the position of the event about to be returned.
     @inline(__always)
     mutating func markEvent() {
+        lastEventWasStart = false
         line = currentLine
         column = bufferBase + position - currentLineStart + 1
     }

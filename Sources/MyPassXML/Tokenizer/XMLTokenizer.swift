@@ -41,6 +41,8 @@ public struct XMLTokenizer {
     var phase = Phase.byteOrderMark
     var openElements: [String] = []
     var pendingEndName: String?
+    /// Whether the last event was a start tag that is still open (for `skipsWhitespaceText`).
+    var lastEventWasStart = false
     var failure: XMLError?
 
     /// Line number at `position`, and the absolute offset where that line starts.
@@ -69,8 +71,10 @@ public struct XMLTokenizer {
     /// Creates a tokenizer.
     /// - Parameters:
     ///   - limits: resource limits, checked as input arrives.
-    ///   - skipsWhitespaceText: when `true`, text events consisting only of XML white space
-    ///     (space, tab, CR, LF; typically the indentation between elements) are not reported.
+    ///   - skipsWhitespaceText: when `true`, text consisting only of XML white space (space, tab,
+    ///     CR, LF) between markup is not reported: the indentation between elements. White space
+    ///     that is the whole content of an element (`<Value>  </Value>`) is still reported, because
+    ///     there it is data (a password of spaces).
     public init(limits: XMLLimits = XMLLimits(), skipsWhitespaceText: Bool = false) {
         self.limits = limits
         self.skipsWhitespaceText = skipsWhitespaceText
