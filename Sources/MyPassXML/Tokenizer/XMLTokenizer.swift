@@ -17,7 +17,7 @@
 ///
 /// Memory: the tokenizer keeps only the bytes of the token being read plus the open element
 /// names; each is bounded by the limits.
-public struct XMLTokenizer {
+public struct XMLTokenizer: Sendable {
     enum Phase { case byteOrderMark, declaration, prolog, content, epilog }
 
     /// What one step of the scanner achieved.

@@ -12,7 +12,7 @@
 ///
 /// Output is produced incrementally: `takeOutput()` drains what is ready, `finish()` closes every
 /// open element and drains the rest. Names are written as given (the caller passes valid XML names).
-public struct XMLWriter {
+public struct XMLWriter: Sendable {
     struct Frame {
         var name: String
         var hasChildMarkup = false
