@@ -224,7 +224,7 @@ extension XMLTokenizer {
         var i = nameEnd
         while i < gt && isXMLWhitespace(p[i]) { i += 1 }
         guard i == gt else { throw error(.malformed, at: i, p, "unexpected character in end tag") }
-        guard let open = openElements.last else {
+        guard let open = openElements.popLast() else {
             throw error(.mismatchedTag, at: start, p, "end tag with no open element")
         }
         guard bytesEqual(open, p, start + 2, nameEnd) else {
@@ -232,7 +232,6 @@ extension XMLTokenizer {
                 .mismatchedTag, at: start, p,
                 "</\(makeString(p, start + 2, nameEnd))> does not close <\(open)>")
         }
-        openElements.removeLast()
         if openElements.isEmpty { phase = .epilog }
         markEvent()
         consume(to: gt + 1, p)

@@ -116,7 +116,11 @@ public struct XMLTokenizer: Sendable {
             pendingEndName = nil
             return .endElement(name: name)
         }
-        let bytes = buffer
+        // Move the buffer out while it is read, so that `self` can be mutated without copying it
+        // and without retaining its storage for every event.
+        var bytes: [UInt8] = []
+        swap(&bytes, &buffer)
+        defer { swap(&bytes, &buffer) }
         do throws(XMLError) {
             return try bytes.withUnsafeBufferPointer { (p) throws(XMLError) -> XMLEvent? in
                 while true {
