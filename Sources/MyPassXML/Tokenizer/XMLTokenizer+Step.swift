@@ -128,8 +128,20 @@ extension XMLTokenizer {
         if textEnd - start > limits.maxValueBytes {
             throw error(.valueTooLarge, at: start, p, "text longer than \(limits.maxValueBytes) bytes")
         }
+        // Leading white space (all of it, for indentation) needs no further validation.
         var i = start
-        while i < textEnd && isXMLWhitespace(p[i]) { i += 1 }
+        var hasCarriageReturn = false
+        while i < textEnd {
+            let c = p[i]
+            if c == ASCII.space || c == ASCII.tab || c == ASCII.lineFeed {
+                i += 1
+            } else if c == ASCII.carriageReturn {
+                hasCarriageReturn = true
+                i += 1
+            } else {
+                break
+            }
+        }
         let isWhitespace = i == textEnd
         if phase != .content {
             if !isWhitespace {
@@ -150,7 +162,7 @@ extension XMLTokenizer {
                         return .needMoreInput
                     }
                 } else if p[textEnd + 1] == ASCII.slash {
-                    let text = try textValue(p, start, textEnd)
+                    let text = try textValue(p, start, textEnd, validatedUpTo: i, hasCarriageReturn: hasCarriageReturn)
                     markEvent()
                     consume(to: textEnd, p)
                     return .event(.text(text))
@@ -159,7 +171,7 @@ extension XMLTokenizer {
             consume(to: textEnd, p)
             return .skipped
         }
-        let text = try textValue(p, start, textEnd)
+        let text = try textValue(p, start, textEnd, validatedUpTo: i, hasCarriageReturn: hasCarriageReturn)
         markEvent()
         consume(to: textEnd, p)
         return .event(.text(text))

@@ -5,6 +5,22 @@ extension XMLTokenizer {
     /// Throws `.invalidName` when it is empty or starts badly, `.nameTooLong`, `.invalidUTF8`.
     func scanName(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ limit: Int) throws(XMLError) -> Int {
         var i = start
+        if i < limit && p[i] < 0x80 {
+            // ASCII fast path: the first character, then a bitmap test per byte.
+            guard isASCIINameStart(p[i]) else { throw error(.invalidName, at: start, p, "expected a name") }
+            i += 1
+            while i < limit {
+                let c = p[i]
+                guard isASCIINameCharFast(c) else { break }
+                i += 1
+            }
+            if i == limit || p[i] < 0x80 {
+                if i - start > limits.maxNameBytes {
+                    throw error(.nameTooLong, at: start, p, "name longer than \(limits.maxNameBytes) bytes")
+                }
+                return i
+            }
+        }
         while i < limit {
             let c = p[i]
             if c < 0x80 {
@@ -54,7 +70,12 @@ extension XMLTokenizer {
     ) throws(XMLError) -> Bool {
         var needsRewrite = false
         var i = start
+        let base = p.baseAddress
         while i < end {
+            if i &+ 8 <= end, let base, isPlainASCIIWord(loadWord(base, i)) {
+                i &+= 8
+                continue
+            }
             let c = p[i]
             if c >= 0x20 && c < 0x80 {
                 if c == ASCII.ampersand {
@@ -88,8 +109,12 @@ extension XMLTokenizer {
     }
 
     /// Text content: validated, references resolved, line ends normalised.
-    mutating func textValue(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) throws(XMLError) -> String {
-        if try !validateCharacters(p, start, end, isText: true) {
+    /// `p[start..<validatedUpTo]` is known to be white space, with a CR when `hasCarriageReturn`.
+    mutating func textValue(
+        _ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, validatedUpTo: Int, hasCarriageReturn: Bool
+    ) throws(XMLError) -> String {
+        let needsRewrite = try validateCharacters(p, validatedUpTo, end, isText: true)
+        if !needsRewrite && !hasCarriageReturn {
             return makeString(p, start, end)
         }
         return try rewrite(p, start, end, resolvesReferences: true, normalizesWhitespace: false)
