@@ -126,5 +126,6 @@ func appendUTF8(_ v: UInt32, to out: inout [UInt8]) {
 /// Builds a String from bytes already validated as UTF-8.
 @inline(__always)
 func makeString(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> String {
-    String(decoding: UnsafeBufferPointer(rebasing: p[start..<end]), as: UTF8.self)
+    guard end > start, let base = p.baseAddress else { return "" }
+    return String(decoding: UnsafeBufferPointer(start: base + start, count: end - start), as: UTF8.self)
 }

@@ -232,17 +232,23 @@ extension XMLTokenizer {
             }
             return .needMoreInput
         }
-        let nameEnd = try scanName(p, start + 2, gt)
-        var i = nameEnd
-        while i < gt && isXMLWhitespace(p[i]) { i += 1 }
-        guard i == gt else { throw error(.malformed, at: i, p, "unexpected character in end tag") }
         guard let open = openElements.popLast() else {
             throw error(.mismatchedTag, at: start, p, "end tag with no open element")
         }
-        guard bytesEqual(open, p, start + 2, nameEnd) else {
+        // The name must equal the open element's (already validated): compare bytes first.
+        let nameEnd = start + 2 + open.utf8.count
+        if nameEnd <= gt && bytesEqual(open, p, start + 2, nameEnd) && (nameEnd == gt || isXMLWhitespace(p[nameEnd])) {
+            var i = nameEnd
+            while i < gt && isXMLWhitespace(p[i]) { i += 1 }
+            guard i == gt else { throw error(.malformed, at: i, p, "unexpected character in end tag") }
+        } else {
+            // Not a match: validate what is there for the most precise error.
+            let actualEnd = try scanName(p, start + 2, gt)
+            var i = actualEnd
+            while i < gt && isXMLWhitespace(p[i]) { i += 1 }
+            guard i == gt else { throw error(.malformed, at: i, p, "unexpected character in end tag") }
             throw error(
-                .mismatchedTag, at: start, p,
-                "</\(makeString(p, start + 2, nameEnd))> does not close <\(open)>")
+                .mismatchedTag, at: start, p, "</\(makeString(p, start + 2, actualEnd))> does not close <\(open)>")
         }
         if openElements.isEmpty { phase = .epilog }
         markEvent()

@@ -216,7 +216,7 @@ extension XMLTokenizer {
 
     @inline(__always)
     func appendRun(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ out: inout [UInt8]) {
-        if end > start { out.append(contentsOf: UnsafeBufferPointer(rebasing: p[start..<end])) }
+        if end > start, let base = p.baseAddress { out.append(contentsOf: UnsafeBufferPointer(start: base + start, count: end - start)) }
     }
 
     /// Resolves the reference starting with `&` at `amp`: one of the five predefined entities or a
