@@ -48,13 +48,22 @@ extension XMLTokenizer {
     /// The String for the (validated) name `p[start..<end]`, from the name cache when it was seen before.
     @inline(__always)
     mutating func makeName(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> String {
-        var hash: UInt32 = 2_166_136_261
-        var k = start
-        while k < end {
-            hash = (hash ^ UInt32(p[k])) &* 16_777_619
-            k += 1
+        // Hash of the length, the first and the last eight bytes (a collision only costs a String).
+        let length = end - start
+        var mixed = UInt64(truncatingIfNeeded: length)
+        if let base = p.baseAddress, start &+ 8 <= p.count {
+            var first = loadWord(base, start)
+            if length < 8 { first &= (1 &<< UInt64(8 &* length)) &- 1 }
+            mixed ^= first
+            if length > 8 { mixed ^= loadWord(base, end &- 8) >> 1 }
+        } else {
+            var k = start
+            while k < end {
+                mixed = (mixed &<< 8) | UInt64(p[k])
+                k &+= 1
+            }
         }
-        let slot = Int(truncatingIfNeeded: (hash ^ (hash >> 15)) & 511)
+        let slot = Int(truncatingIfNeeded: (mixed &* 0x9E37_79B9_7F4A_7C15) >> 55)  // 0..<512
         let cached = nameCache[slot]
         if bytesEqual(cached, p, start, end) { return cached }
         let name = makeString(p, start, end)
