@@ -125,3 +125,83 @@ struct AESCAVPTests {
         }
     }
 }
+
+/// Project Wycheproof AES-CBC-PKCS5, 256-bit key group.
+struct WycheproofCBCCase: CustomTestStringConvertible, Sendable {
+    var id: Int
+    var key: [UInt8], iv: [UInt8], message: [UInt8], ciphertext: [UInt8]
+    var valid: Bool
+    var testDescription: String { "tcId \(id) (\(valid ? "valid" : "invalid"))" }
+
+    static func load() throws -> [WycheproofCBCCase] {
+        let data = try Data(contentsOf: TestVectors.url("aes/aes_cbc_pkcs5_test.json"))
+        let root = try JSONSerialization.jsonObject(with: data) as! [String: Any]
+        var cases: [WycheproofCBCCase] = []
+        for group in root["testGroups"] as! [[String: Any]] where group["keySize"] as! Int == 256 {
+            for t in group["tests"] as! [[String: Any]] {
+                cases.append(WycheproofCBCCase(
+                    id: t["tcId"] as! Int, key: hexBytes(t["key"] as! String), iv: hexBytes(t["iv"] as! String),
+                    message: hexBytes(t["msg"] as! String), ciphertext: hexBytes(t["ct"] as! String),
+                    valid: t["result"] as! String == "valid"))
+            }
+        }
+        return cases
+    }
+}
+
+@Suite("AES-256-CBC with PKCS#7")
+struct AESCBCPaddingTests {
+    @Test("Wycheproof aes_cbc_pkcs5: valid cases round-trip, invalid padding is rejected")
+    func wycheproof() throws {
+        let cases = try WycheproofCBCCase.load()
+        #expect(cases.count == 72)
+        #expect(cases.filter { !$0.valid }.count > 40)
+        for c in cases {
+            if c.valid {
+                #expect(try AESCBC.encrypt(c.message, key: c.key, iv: c.iv) == c.ciphertext, "\(c.testDescription)")
+                #expect(try AESCBC.decrypt(c.ciphertext, key: c.key, iv: c.iv) == c.message, "\(c.testDescription)")
+                var encryptor = try AESCBCEncryptor(key: c.key, iv: c.iv)
+                #expect(try stream(&encryptor, randomSplits(c.message, seed: UInt64(c.id))) == c.ciphertext)
+                var decryptor = try AESCBCDecryptor(key: c.key, iv: c.iv)
+                #expect(try stream(&decryptor, randomSplits(c.ciphertext, seed: UInt64(c.id) + 99)) == c.message)
+                var sliced = try AESCBCDecryptor(key: c.key, iv: c.iv)
+                #expect(try stream(&sliced, [offsetSlice(c.ciphertext)]) == c.message)
+            } else {
+                #expect(throws: CryptoError.self, "\(c.testDescription)") {
+                    try AESCBC.decrypt(c.ciphertext, key: c.key, iv: c.iv)
+                }
+                var decryptor = try AESCBCDecryptor(key: c.key, iv: c.iv)
+                #expect(throws: CryptoError.self) { try stream(&decryptor, randomSplits(c.ciphertext, seed: 5)) }
+            }
+        }
+    }
+
+    @Test("Streaming matches one-shot for every length 0...300 and any chunking; slices not at 0")
+    func streamingRoundTrip() throws {
+        let key = pseudoRandomBytes(32, seed: 1), iv = pseudoRandomBytes(16, seed: 2)
+        for length in 0...300 {
+            let message = pseudoRandomBytes(length, seed: UInt64(length) + 10)
+            let oneShot = try AESCBC.encrypt(message, key: key, iv: iv)
+            #expect(oneShot.count == (length / 16 + 1) * 16)
+            var encryptor = try AESCBCEncryptor(key: key, iv: iv)
+            #expect(try stream(&encryptor, randomSplits(message, seed: UInt64(length), maxPiece: 40)) == oneShot)
+            var sliced = try AESCBCEncryptor(key: key, iv: iv)
+            #expect(try stream(&sliced, [offsetSlice(message)]) == oneShot)
+            var decryptor = try AESCBCDecryptor(key: key, iv: iv)
+            #expect(try stream(&decryptor, randomSplits(oneShot, seed: UInt64(length) * 3, maxPiece: 70)) == message)
+        }
+    }
+
+    @Test("Errors: key and IV sizes, truncated ciphertext, bad padding codes")
+    func errors() throws {
+        let key = [UInt8](repeating: 1, count: 32), iv = [UInt8](repeating: 2, count: 16)
+        #expect(throws: CryptoError(.invalidKeySize)) { try AES256(key: [UInt8](repeating: 0, count: 16)) }
+        #expect(throws: CryptoError(.invalidNonceSize)) { try AESCBCEncryptor(key: key, iv: [1, 2, 3]) }
+        #expect(throws: CryptoError(.invalidInputLength)) { try AESCBC.decrypt([], key: key, iv: iv) }
+        let ct = try AESCBC.encrypt([1, 2, 3], key: key, iv: iv)
+        #expect(throws: CryptoError(.invalidInputLength)) { try AESCBC.decrypt(Array(ct.dropLast()), key: key, iv: iv) }
+        // Flipping IV bit 0 of byte 15 turns the padding byte 0x0D into 0x0C: bytes 4...14 then disagree.
+        let ivTampered = iv.enumerated().map { $0.offset == 15 ? $0.element ^ 0x01 : $0.element }
+        #expect(throws: CryptoError(.invalidPadding)) { try AESCBC.decrypt(ct, key: key, iv: ivTampered) }
+    }
+}
