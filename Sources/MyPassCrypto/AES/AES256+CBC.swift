@@ -3,19 +3,23 @@ import MyPassBytes
 extension AES256: CBCBlockCipher {
     func cbcEncrypt(_ input: UnsafeRawPointer, _ output: UnsafeMutableRawPointer, blocks: Int,
                     chain: UnsafeMutableRawPointer) {
-        // CBC encryption is serial: one block per bitsliced call, the other three lanes idle.
-        withUnsafeTemporaryAllocation(byteCount: 64, alignment: 16) { scratch in
-            let base = scratch.baseAddress!
-            base.initializeMemory(as: UInt8.self, repeating: 0, count: 64)
-            for i in 0..<blocks {
-                base.copyMemory(from: chain, byteCount: 16)
-                xor16(base, input + 16 * i)
-                encryptFour(base, base)
-                chain.copyMemory(from: base, byteCount: 16)
-                (output + 16 * i).copyMemory(from: base, byteCount: 16)
-            }
-            secureZero(base, count: 64)
+        // CBC encryption is serial: one block per bitsliced call (lane 0), the chaining value
+        // kept in two words.
+        let keys = schedule.encryption
+        var c0 = UInt64(littleEndian: chain.loadUnaligned(as: UInt64.self))
+        var c1 = UInt64(littleEndian: chain.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+        for i in 0..<blocks {
+            let source = input + 16 * i, target = output + 16 * i
+            let x0 = c0 ^ UInt64(littleEndian: source.loadUnaligned(as: UInt64.self))
+            let x1 = c1 ^ UInt64(littleEndian: source.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            var planes = AESPlanes(block: x0, x1)
+            planes.encrypt256(keys)
+            (c0, c1) = planes.block0()
+            target.storeBytes(of: c0.littleEndian, as: UInt64.self)
+            target.storeBytes(of: c1.littleEndian, toByteOffset: 8, as: UInt64.self)
         }
+        chain.storeBytes(of: c0.littleEndian, as: UInt64.self)
+        chain.storeBytes(of: c1.littleEndian, toByteOffset: 8, as: UInt64.self)
     }
 
     func cbcDecrypt(_ input: UnsafeRawPointer, _ output: UnsafeMutableRawPointer, blocks: Int,

@@ -322,4 +322,21 @@ extension AESPlanes {
         }
         put(0, w.0, w.1); put(16, w.2, w.3); put(32, w.4, w.5); put(48, w.6, w.7)
     }
+
+    /// Loads one block, given as its two little-endian 64-bit words, into lane 0 (other lanes 0).
+    @inline(__always)
+    init(block lo: UInt64, _ hi: UInt64) {
+        var w = (gatherBytes(lo, hi, odd: false), gatherBytes(lo, hi, odd: true),
+                 UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+        AESPlanes.exchange(&w)
+        p0 = w.0; p4 = w.1; p1 = w.2; p5 = w.3; p2 = w.4; p6 = w.5; p3 = w.6; p7 = w.7
+    }
+
+    /// Lane 0 as two little-endian 64-bit words.
+    @inline(__always)
+    func block0() -> (UInt64, UInt64) {
+        var w = (p0, p4, p1, p5, p2, p6, p3, p7)
+        AESPlanes.exchange(&w)
+        return (spreadBytes(w.0) | (spreadBytes(w.1) << 8), spreadBytes(w.0 >> 32) | (spreadBytes(w.1 >> 32) << 8))
+    }
 }
