@@ -31,28 +31,21 @@ struct AESPlanes {
 
 // MARK: - Bit permutations
 
-/// Rotates the rows of every column by one: row r receives row r + 1 (mod 4).
-@inline(__always) private func rowRotate1(_ x: UInt64) -> UInt64 {
-    ((x >> 4) & 0x0FFF_0FFF_0FFF_0FFF) | ((x << 12) & 0xF000_F000_F000_F000)
-}
-
-/// Rotates the rows of every column by two.
-@inline(__always) private func rowRotate2(_ x: UInt64) -> UInt64 {
-    ((x >> 8) & 0x00FF_00FF_00FF_00FF) | ((x << 8) & 0xFF00_FF00_FF00_FF00)
-}
-
 @inline(__always) private func rotateRight(_ x: UInt64, _ n: Int) -> UInt64 {
     n == 0 ? x : (x >> UInt64(n)) | (x << UInt64(64 - n))
 }
 
 /// R_i: row r, column c receives row r + 1, column c + i (the stored neighbour MixColumns needs).
+/// Rows 0...2 read 16i + 4 bits higher, row 3 reads 16i - 12 bits higher (mod 64).
 @inline(__always) private func neighbour(_ x: UInt64, _ i: Int) -> UInt64 {
-    rotateRight(rowRotate1(x), 16 * i)
+    (rotateRight(x, (16 * i + 4) & 63) & 0x0FFF_0FFF_0FFF_0FFF)
+        | (rotateRight(x, (16 * i - 12) & 63) & 0xF000_F000_F000_F000)
 }
 
-/// R_i applied twice.
+/// R_i applied twice: row r + 2, column c + 2i.
 @inline(__always) private func neighbour2(_ x: UInt64, _ i: Int) -> UInt64 {
-    rotateRight(rowRotate2(x), (32 * i) & 63)
+    (rotateRight(x, (32 * i + 8) & 63) & 0x00FF_00FF_00FF_00FF)
+        | (rotateRight(x, (32 * i - 8) & 63) & 0xFF00_FF00_FF00_FF00)
 }
 
 /// Undoes the two pending ShiftRows left after 14 fixsliced rounds: rows 1 and 3 move two columns.
