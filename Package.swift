@@ -55,7 +55,7 @@ let package = Package(
         .testTarget(name: "MyPassKDBXTests", dependencies: ["MyPassKDBX", "MyPassTestSupport"], swiftSettings: strict),
         .testTarget(name: "MyPassCoreTests", dependencies: ["MyPassCore", "MyPassTestSupport"], swiftSettings: strict),
         .testTarget(
-            name: "MyPassCLITests", dependencies: ["mypass", "MyPassTestSupport"], swiftSettings: strict),
+            name: "MyPassCLITests", dependencies: ["mypass", "mypass-bench", "MyPassTestSupport"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )
