@@ -1,16 +1,27 @@
-/// Gzip for KDBX 3.x pool binaries (`Compressed="True"`), through MyPassCompression.
-///
-/// TEMPORARY: until the `compression` branch is merged, compression is unavailable and
-/// decompression reports `.unsupported`.
+import MyPassCompression
+
+/// Gzip for KDBX 3.x pool binaries and inline binaries (`Compressed="True"`), through MyPassCompression.
 enum GzipBridge {
-    /// Inflates a gzip member.
+    /// Inflates a gzip member (RFC 1952).
     /// - Throws: ``KDBXError`` `.corruptedFile` for invalid gzip, `.limitExceeded` past `maxOutputBytes`.
     static func decompress(_ bytes: [UInt8], maxOutputBytes: Int, location: String) throws(KDBXError) -> [UInt8] {
-        throw KDBXError(.unsupported, "gzip is not available yet", location: location)
+        var inflater = Inflater(format: .gzip, maxOutputBytes: maxOutputBytes)
+        do {
+            var out = try inflater.update(bytes[...])
+            out += try inflater.finish()
+            return out
+        } catch {
+            if error.code == .outputLimitExceeded {
+                throw KDBXError(.limitExceeded, "a compressed binary inflates beyond the limit", location: location)
+            }
+            throw KDBXError(.corruptedFile, "a compressed binary is not valid gzip", location: location)
+        }
     }
 
     /// Compresses as a gzip member (level 6).
+    ///
+    /// TEMPORARY: until the compression branch's `Deflater`/`Gzip.compress` is merged.
     static func compress(_ bytes: [UInt8]) -> [UInt8] {
-        fatalError("gzip is not available yet")
+        fatalError("gzip compression is not available yet")
     }
 }
