@@ -81,7 +81,7 @@ struct XMLBodyWriterTests {
         #expect(!xml.contains("HeaderHash") && !xml.contains("<Binaries"))
         #expect(xml.contains("<Key>copy.txt</Key>\n\t\t\t\t\t<Value Ref=\"0\" />"))
         #expect(xml.contains("<Key>key.bin</Key>\n\t\t\t\t\t\t<Value Ref=\"1\" />"))
-        #expect(xml.contains("<EnableAutoType>False</EnableAutoType>\n\t\t\t\t<EnableSearching>null</EnableSearching>"))
+        #expect(xml.contains("<EnableAutoType>false</EnableAutoType>\n\t\t\t\t<EnableSearching>null</EnableSearching>"))
         #expect(xml.contains("<Name>Work &amp; &lt;Co&gt;</Name>"))
         #expect(xml.contains("<Tags>dev;2fa</Tags>"))
         #expect(xml.contains("<Key>Empty Secret</Key>\n\t\t\t\t\t\t<Value Protected=\"True\" />"))
