@@ -27,6 +27,30 @@ struct ExportTests {
         #expect(Vault(format: vault.format, body: again) == vault)
     }
 
+    @Test("With gzip compression the pool is written Compressed=\"True\" and reads back to the same attachments")
+    func compressedPool() throws {
+        let body = try readPlainExport("rich-export.xml")
+        let vault = Vault(format: VaultFormat(version: .v3_1, kdf: .aes(rounds: 1), compression: .gzip), body: body)
+        let exported = KeePassXMLExport.export(vault)
+        let text = String(decoding: exported, as: UTF8.self)
+        #expect(text.contains("<Binary ID=\"0\" Compressed=\"True\" />"))  // empty.dat
+        #expect(text.contains("<Binary ID=\"1\" Compressed=\"True\">H4sI"))
+        var stream = NullStream()
+        let again = try VaultXMLReader.read(exported, version: .v4_0, stream: &stream)
+        #expect(Vault(format: vault.format, body: again) == vault)
+        // KDBX 3.1 with a real stream: the protected pool item is XORed, not compressed.
+        var vault31 = vault
+        vault31.root.modifyEntry(withUUID: vault.allEntries.first(where: { $0.attachments.count == 4 })!.uuid) {
+            $0.attachments[3].isProtected = true
+        }
+        vault31.meta.settingsChanged = nil  // not written before KDBX 4
+        var write = TestKeystream(seed: 9)
+        let xml = VaultXMLWriter.write(vault31, version: .v3_1, stream: &write)
+        #expect(String(decoding: xml, as: UTF8.self).contains("<Binary ID=\"3\" Protected=\"True\">"))
+        var read = TestKeystream(seed: 9)
+        #expect(Vault(format: vault31.format, body: try VaultXMLReader.read(xml, version: .v3_1, stream: &read)) == vault31)
+    }
+
     @Test("Known values of the rich export: paths, fields, protection, attachments, history, tags, times")
     func knownValues() throws {
         let vault = Vault(format: VaultFormat(), body: try readPlainExport("rich-export.xml"))

@@ -5,11 +5,8 @@ enum GzipBridge {
     /// Inflates a gzip member (RFC 1952).
     /// - Throws: ``KDBXError`` `.corruptedFile` for invalid gzip, `.limitExceeded` past `maxOutputBytes`.
     static func decompress(_ bytes: [UInt8], maxOutputBytes: Int, location: String) throws(KDBXError) -> [UInt8] {
-        var inflater = Inflater(format: .gzip, maxOutputBytes: maxOutputBytes)
         do {
-            var out = try inflater.update(bytes[...])
-            out += try inflater.finish()
-            return out
+            return try Gzip.decompress(bytes, maxOutputBytes: maxOutputBytes)
         } catch {
             if error.code == .outputLimitExceeded {
                 throw KDBXError(.limitExceeded, "a compressed binary inflates beyond the limit", location: location)
@@ -18,10 +15,8 @@ enum GzipBridge {
         }
     }
 
-    /// Compresses as a gzip member (level 6).
-    ///
-    /// TEMPORARY: until the compression branch's `Deflater`/`Gzip.compress` is merged.
+    /// Compresses as a gzip member (level 6, as KeePass's `GZipStream` default).
     static func compress(_ bytes: [UInt8]) -> [UInt8] {
-        fatalError("gzip compression is not available yet")
+        Gzip.compress(bytes)
     }
 }
