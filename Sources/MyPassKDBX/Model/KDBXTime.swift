@@ -189,6 +189,7 @@ public struct KDBXTime: Hashable, Comparable, Sendable, CustomStringConvertible 
         self.init(kdbx4Bytes: bytes)
     }
 
+    /// Earlier times order first.
     public static func < (lhs: KDBXTime, rhs: KDBXTime) -> Bool { lhs.secondsSinceEpoch < rhs.secondsSinceEpoch }
 
     // MARK: Calendar arithmetic (proleptic Gregorian; H. Hinnant's days-from-civil algorithm)
