@@ -47,7 +47,7 @@ struct PayloadPipeline {
     }
 
     private static func makeXMLReader(header: KDBXHeader, binaries: [BinaryPoolItem], limits: KDBXLimits) throws(KDBXError) -> VaultXMLReader {
-        VaultXMLReader(version: header.version, binaryPool: binaries, limits: limits)
+        VaultXMLReader(version: header.version, binaryPool: binaries, limits: limits.body)
     }
 
     /// Takes decrypted bytes in order.

@@ -41,11 +41,9 @@ public struct InnerHeader: Sendable {
         field(.innerRandomStreamID, 4) { $0.append(contentsOf: id) }
         field(.innerRandomStreamKey, streamKey.count) { $0.append(contentsOf: streamKey) }
         for item in binaries {
-            item.withContentBytes { content in
-                field(.binary, content.count + 1) {
-                    $0.append(item.isProtected ? 0x01 : 0x00)
-                    $0.append(contentsOf: content)
-                }
+            field(.binary, item.data.count + 1) {
+                $0.append(item.isProtected ? 0x01 : 0x00)
+                $0.append(contentsOf: item.data)
             }
         }
         field(.end, 0) { _ in }
@@ -116,7 +114,7 @@ public struct InnerHeader: Sendable {
                     guard let flags = data.first else {
                         throw KDBXError(.corruptedFile, "inner header binary without its flag byte", location: location)
                     }
-                    binaries.append(BinaryPoolItem(content: data.dropFirst(), isProtected: flags & 0x01 != 0))
+                    binaries.append(BinaryPoolItem(data: Array(data.dropFirst()), isProtected: flags & 0x01 != 0))
                 case nil:
                     break  // unknown inner header fields are skipped, as KeePass does
                 }

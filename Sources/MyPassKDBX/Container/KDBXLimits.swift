@@ -1,5 +1,3 @@
-import MyPassXML
-
 /// Bounds on what a file may make the codec do, so that no input makes it crash, hang or allocate
 /// without bound. Exceeding one throws ``KDBXError`` `.limitExceeded`.
 public struct KDBXLimits: Sendable {
@@ -22,15 +20,15 @@ public struct KDBXLimits: Sendable {
     public var maxArgon2Parallelism: UInt32
     /// Most AES-KDF rounds (`R`, or header field 6 in 3.x). Default 2,000,000,000 (minutes of work).
     public var maxAESKDFRounds: UInt64
-    /// Limits handed to the XML tokenizer (depth, name and value sizes).
-    public var xml: XMLLimits
+    /// Limits of the XML body reader (tokenizer depth and sizes, tree size, attachment size).
+    public var body: VaultXMLLimits
 
     /// Limits with the documented defaults; pass any to change them.
     public init(
         maxHeaderFieldBytes: Int = 1 << 20, maxHeaderBytes: Int = 4 << 20, maxBlockBytes: Int = 64 << 20,
         maxDecompressedBytes: Int = 1 << 30, maxBinaryBytes: Int = 512 << 20,
         maxArgon2MemoryBytes: UInt64 = 1 << 30, maxArgon2Iterations: UInt64 = 100_000,
-        maxArgon2Parallelism: UInt32 = 256, maxAESKDFRounds: UInt64 = 2_000_000_000, xml: XMLLimits = XMLLimits()
+        maxArgon2Parallelism: UInt32 = 256, maxAESKDFRounds: UInt64 = 2_000_000_000, body: VaultXMLLimits = VaultXMLLimits()
     ) {
         self.maxHeaderFieldBytes = maxHeaderFieldBytes
         self.maxHeaderBytes = maxHeaderBytes
@@ -41,6 +39,6 @@ public struct KDBXLimits: Sendable {
         self.maxArgon2Iterations = maxArgon2Iterations
         self.maxArgon2Parallelism = maxArgon2Parallelism
         self.maxAESKDFRounds = maxAESKDFRounds
-        self.xml = xml
+        self.body = body
     }
 }
