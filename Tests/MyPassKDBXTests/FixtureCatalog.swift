@@ -2,6 +2,7 @@ import Foundation
 import MyPassBytes
 import MyPassKDBX
 import MyPassTestSupport
+import Testing
 
 /// One fixture vault of `Vectors/kdbx/` with its credentials (from the folder READMEs).
 struct Fixture: CustomTestStringConvertible, Sendable {

@@ -25,6 +25,14 @@ struct PayloadPipeline {
     private struct BodyReader {
         var xml: VaultXMLReader
         var stream: InnerRandomStream
+
+        mutating func feed(_ chunk: ArraySlice<UInt8>) throws(KDBXError) {
+            try xml.feed(chunk, stream: &stream)
+        }
+
+        mutating func finish() throws(KDBXError) -> VaultBody {
+            try xml.finish(stream: &stream)
+        }
     }
 
     /// - Parameter skipsBlockFraming: the 3.x start bytes and hashed blocks were already removed.
@@ -94,7 +102,7 @@ struct PayloadPipeline {
         guard var body else {
             throw KDBXError(.corruptedFile, "the payload ends inside the inner header")
         }
-        return try body.xml.finish(stream: &body.stream)
+        return try body.finish()
     }
 
     private mutating func consumeCompressed(_ data: ArraySlice<UInt8>) throws(KDBXError) {
@@ -129,7 +137,7 @@ struct PayloadPipeline {
             xmlBytes = rest
         }
         guard !xmlBytes.isEmpty else { return }
-        try body!.xml.feed(xmlBytes, stream: &body!.stream)
+        try body!.feed(xmlBytes)
     }
 
     static func map(_ error: CompressionError) -> KDBXError {
