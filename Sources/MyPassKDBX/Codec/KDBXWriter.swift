@@ -36,14 +36,13 @@ struct KDBXWriter {
         var stream = try InnerRandomStream(algorithm: innerAlgorithm, key: innerStreamKey)
         var content: [UInt8]
         if isKDBX4 {
-            let pool = BinaryPool.build(vault)
-            content = InnerHeader(streamAlgorithm: innerAlgorithm, streamKey: innerStreamKey, binaries: pool).serialized()
+            let pool = BinaryPool(vault: vault)
+            content = InnerHeader(streamAlgorithm: innerAlgorithm, streamKey: innerStreamKey, binaries: pool.items).serialized()
             var xml = VaultXMLWriter.write(vault, version: version, headerHash: nil, stream: &stream, binaryPool: pool)
             content.append(contentsOf: xml)
             wipe(&xml)
         } else {
-            content = VaultXMLWriter.write(
-                vault, version: version, headerHash: SHA256.hash(headerBytes), stream: &stream, binaryPool: [])
+            content = VaultXMLWriter.write(vault, version: version, headerHash: SHA256.hash(headerBytes), stream: &stream)
         }
         defer { wipe(&content) }
 
