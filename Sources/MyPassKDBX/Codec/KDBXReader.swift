@@ -98,7 +98,7 @@ public struct KDBXReader {
     /// - Throws: ``KDBXError`` `.wrongKey` (3.x start bytes), `.corruptedFile`, `.limitExceeded`.
     public func readVault(keys: MasterKeys) throws(KDBXError) -> Vault {
         var decryptor = try header.cipher.makeDecryptor(key: keys.cipherKey, iv: header.encryptionIV)
-        var pipeline = try PayloadPipeline(header: header, limits: limits)
+        var pipeline = try PayloadPipeline(header: header, limits: limits, payloadByteCount: file.count - payloadOffset)
         try forEachCiphertextChunk(keys: keys) { (chunk) throws(KDBXError) in
             var plain = decryptor.update(chunk)
             defer { wipe(&plain) }

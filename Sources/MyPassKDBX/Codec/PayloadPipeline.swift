@@ -36,12 +36,13 @@ struct PayloadPipeline {
     }
 
     /// - Parameter skipsBlockFraming: the 3.x start bytes and hashed blocks were already removed.
-    init(header: KDBXHeader, limits: KDBXLimits, skipsBlockFraming: Bool = false) throws(KDBXError) {
+    /// - Parameter payloadByteCount: the ciphertext length, bounding what the blocks may claim.
+    init(header: KDBXHeader, limits: KDBXLimits, skipsBlockFraming: Bool = false, payloadByteCount: Int = .max) throws(KDBXError) {
         self.header = header
         self.limits = limits
         let isKDBX4 = header.version.isKDBX4
         startBytesChecked = isKDBX4 || skipsBlockFraming
-        hashedBlocks = isKDBX4 || skipsBlockFraming ? nil : HashedBlockStream.Reader(limits: limits)
+        hashedBlocks = isKDBX4 || skipsBlockFraming ? nil : HashedBlockStream.Reader(limits: limits, maxTotalBytes: payloadByteCount)
         if header.compression == .gzip {
             inflater = Inflater(format: .gzip, maxOutputBytes: limits.maxDecompressedBytes)
         }

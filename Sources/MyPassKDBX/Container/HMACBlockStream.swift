@@ -94,12 +94,12 @@ public enum HMACBlockStream {
             let storedMAC = stream[position..<(position + 32)]
             let size = loadLittleEndian(stream[(position + 32)..<(position + 36)], as: Int32.self)
             guard size >= 0 else { throw KDBXError(.corruptedFile, "negative block size", location: location) }
-            guard Int(size) <= limits.maxBlockBytes else {
-                throw KDBXError(.limitExceeded, "block of \(size) bytes", location: location)
-            }
             let start = position + 36
             guard stream.endIndex - start >= Int(size) else {
                 throw KDBXError(.corruptedFile, "file ends inside an HMAC block", location: location)
+            }
+            guard Int(size) <= limits.maxBlockBytes else {
+                throw KDBXError(.limitExceeded, "block of \(size) bytes", location: location)
             }
             let data = stream[start..<(start + Int(size))]
             let mac = HMACBlockStream.blockHMAC(index: index, data: data, hmacKey: hmacKey)

@@ -48,8 +48,15 @@ public enum HashedBlockStream {
         /// Whether the final empty block was read.
         public private(set) var isFinished = false
 
+        private let maxTotalBytes: Int
+
         /// A reader with the given limits on block size.
-        public init(limits: KDBXLimits) { self.limits = limits }
+        /// - Parameter maxTotalBytes: the most bytes the stream can hold (the ciphertext length when
+        ///   known): a block claiming more is corrupted rather than over a limit.
+        public init(limits: KDBXLimits, maxTotalBytes: Int = .max) {
+            self.limits = limits
+            self.maxTotalBytes = maxTotalBytes
+        }
 
         /// Takes the next chunk and returns the data of the blocks it completes.
         /// - Throws: ``KDBXError`` `.corruptedFile` (hash, index or final-block mismatch),
@@ -67,6 +74,9 @@ public enum HashedBlockStream {
                 }
                 let size = loadLittleEndian(pending[(position + 36)..<(position + 40)], as: Int32.self)
                 guard size >= 0 else { throw KDBXError(.corruptedFile, "negative block size", location: location) }
+                guard Int(size) <= maxTotalBytes - consumed - position - 40 else {
+                    throw KDBXError(.corruptedFile, "hashed block larger than the payload", location: location)
+                }
                 guard Int(size) <= limits.maxBlockBytes else {
                     throw KDBXError(.limitExceeded, "block of \(size) bytes", location: location)
                 }
