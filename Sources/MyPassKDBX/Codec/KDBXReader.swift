@@ -35,7 +35,7 @@ public struct KDBXReader {
             let stored = file[(payloadOffset - 32)..<payloadOffset]
             let computed = HMACBlockStream.headerHMAC(header: header.rawBytes, hmacKey: keys.hmacKey)
             guard constantTimeEquals(computed, stored) else {
-                throw KDBXError(.wrongKey, "the header HMAC does not verify", location: "offset \(payloadOffset - 32)")
+                throw KDBXError(.wrongKey, "the header HMAC does not verify (a challenge-response key component, if the vault uses one, is not supported)", location: "offset \(payloadOffset - 32)")
             }
         }
         return keys
@@ -60,7 +60,7 @@ public struct KDBXReader {
         } else {
             guard plain.count >= 32 else { throw KDBXError(.corruptedFile, "the payload is shorter than the stream start bytes") }
             guard let expected = header.streamStartBytes, constantTimeEquals(plain[0..<32], expected) else {
-                throw KDBXError(.wrongKey, "the stream start bytes do not match", location: HeaderFieldID.describe(9))
+                throw KDBXError(.wrongKey, "the stream start bytes do not match (a challenge-response key component, if the vault uses one, is not supported)", location: HeaderFieldID.describe(9))
             }
             out = try HashedBlockStream.read(Array(plain[32...]), limits: limits)
         }
