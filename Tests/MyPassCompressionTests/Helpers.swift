@@ -63,3 +63,54 @@ func edgeManifest() throws -> [(name: String, size: Int, crc: UInt32)] {
         return (String(f[0]), Int(f[1])!, UInt32(f[2], radix: 16)!)
     }
 }
+
+/// Builds DEFLATE bit streams by hand (RFC 1951 §3.1.1: values LSB first, Huffman codes MSB first).
+struct TestBits {
+    var bytes: [UInt8] = []
+    var accumulator: UInt64 = 0
+    var count = 0
+
+    mutating func put(_ value: Int, _ bits: Int) {
+        accumulator |= UInt64(value) << UInt64(count)
+        count += bits
+        while count >= 8 {
+            bytes.append(UInt8(accumulator & 0xFF))
+            accumulator >>= 8
+            count -= 8
+        }
+    }
+
+    /// A Huffman code of `length` bits, sent most significant bit first.
+    mutating func code(_ code: Int, _ length: Int) {
+        for i in stride(from: length - 1, through: 0, by: -1) { put((code >> i) & 1, 1) }
+    }
+
+    /// A symbol of the fixed literal/length code (RFC 1951 §3.2.6).
+    mutating func fixedLitLen(_ symbol: Int) {
+        switch symbol {
+        case 0..<144: code(0x30 + symbol, 8)
+        case 144..<256: code(0x190 + symbol - 144, 9)
+        case 256..<280: code(symbol - 256, 7)
+        default: code(0xC0 + symbol - 280, 8)
+        }
+    }
+
+    /// Dynamic block header fields and code length code lengths, in the permuted order.
+    mutating func dynamicHeader(final: Bool = true, hlit: Int, hdist: Int, codeLengthLengths: [Int: Int]) {
+        let order = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15]
+        var hclen = 19
+        while hclen > 4 && codeLengthLengths[order[hclen - 1]] == nil { hclen -= 1 }
+        put(final ? 1 : 0, 1)
+        put(2, 2)
+        put(hlit - 257, 5)
+        put(hdist - 1, 5)
+        put(hclen - 4, 4)
+        for i in 0..<hclen { put(codeLengthLengths[order[i]] ?? 0, 3) }
+    }
+
+    var finished: [UInt8] {
+        var copy = self
+        if copy.count > 0 { copy.put(0, 8 - copy.count) }
+        return copy.bytes
+    }
+}
