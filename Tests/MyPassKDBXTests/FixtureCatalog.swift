@@ -131,8 +131,12 @@ enum FixtureCatalog {
         ]
     }()
 
-    /// Every vault with a manifest.
-    static let withManifest: [Fixture] = keepass + kdbxweb + keepassRS + gokeepasslib
+    /// Every vault with a manifest (`MYPASS_FIXTURES=substring` narrows the set while iterating locally).
+    static let withManifest: [Fixture] = {
+        let all = keepass + kdbxweb + keepassRS + gokeepasslib
+        guard let filter = ProcessInfo.processInfo.environment["MYPASS_FIXTURES"], !filter.isEmpty else { return all }
+        return all.filter { $0.name.contains(filter) }
+    }()
 
     /// Small vaults with a fast KDF, for the costlier corruption and round-trip loops.
     static let quick: [Fixture] = withManifest.filter { !$0.slowKDF && !$0.name.contains("large-5000") }
