@@ -14,7 +14,16 @@ struct FixtureTests {
         #expect(differences.isEmpty, "\(fixture.name): \(differences.joined(separator: "; "))")
     }
 
-    @Test("a wrong password is a wrong key", arguments: FixtureCatalog.withManifest.filter { !$0.name.contains("large-5000") })
+    @Test("the 5,000-entry vaults open to KeePass's content, entry by entry", arguments: FixtureCatalog.large)
+    func largeVaults(_ fixture: Fixture) throws {
+        let vault = try KDBXCodec.open(try fixture.fileBytes, key: try fixture.compositeKey())
+        #expect(vault.allGroups.count == 208)
+        #expect(vault.allEntries.count == 5028)
+        let differences = largeVaultDifferences(vault, expected: try fixture.expectedManifest())
+        #expect(differences.isEmpty, "\(fixture.name): \(differences.joined(separator: "; "))")
+    }
+
+    @Test("a wrong password is a wrong key", arguments: FixtureCatalog.withManifest)
     func wrongPassword(_ fixture: Fixture) throws {
         let file = try fixture.fileBytes
         #expect(throws: KDBXError(.wrongKey)) { try KDBXCodec.open(file, key: try fixture.wrongKey()) }
