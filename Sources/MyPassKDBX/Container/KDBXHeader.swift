@@ -130,12 +130,12 @@ public struct KDBXHeader: Sendable {
                     }
                     length = Int(try reader.readUInt16LittleEndian())
                 }
-                guard length <= limits.maxHeaderFieldBytes else {
-                    throw KDBXError(.limitExceeded, "header field of \(length) bytes",
-                                    location: HeaderFieldID.describe(id) + " at offset \(offset)")
-                }
                 guard length <= reader.remaining else {
                     throw KDBXError(.corruptedFile, "file ends inside a header field",
+                                    location: HeaderFieldID.describe(id) + " at offset \(offset)")
+                }
+                guard length <= limits.maxHeaderFieldBytes else {
+                    throw KDBXError(.limitExceeded, "header field of \(length) bytes",
                                     location: HeaderFieldID.describe(id) + " at offset \(offset)")
                 }
                 let data = try reader.readBytes(length)
