@@ -4,7 +4,7 @@ import Testing
 
 @Suite("AES-KDF (KeePass)")
 struct AESKDFTests {
-    @Test("transformRaw matches OpenSSL-generated vectors (rounds 0, 1, 2, 1000, 6000, 60000)")
+    @Test("transformRaw and transform match OpenSSL-generated vectors (rounds 0, 1, 2, 1000, 6000, 60000)")
     func raw() throws {
         let records = try keyValueRecords("aeskdf/aeskdf-vectors.txt")
         #expect(records.count == 8)
@@ -12,6 +12,9 @@ struct AESKDFTests {
             let raw = try AESKDF.transformRaw(
                 key: hexBytes(r["KEY"]!), seed: hexBytes(r["SEED"]!), rounds: UInt64(r["ROUNDS"]!)!)
             #expect(raw == hexBytes(r["RAW"]!), "rounds \(r["ROUNDS"]!)")
+            let transformed = try AESKDF.transform(
+                key: hexBytes(r["KEY"]!), seed: hexBytes(r["SEED"]!), rounds: UInt64(r["ROUNDS"]!)!)
+            #expect(transformed == hexBytes(r["TRANSFORMED"]!), "rounds \(r["ROUNDS"]!)")
         }
     }
 

@@ -43,4 +43,16 @@ public enum AESKDF {
         }
         return Array(buffer[0..<32])
     }
+
+    /// The AES-KDF transformed key: SHA-256 of `transformRaw(key:seed:rounds:)`.
+    ///
+    /// Cost: `rounds` × 2 AES-256 block encryptions plus one SHA-256.
+    /// - Parameters: as `transformRaw(key:seed:rounds:)`.
+    /// - Returns: the 32-byte transformed key.
+    /// - Throws: `.invalidKeySize` unless both `key` and `seed` have 32 bytes.
+    public static func transform(key: [UInt8], seed: [UInt8], rounds: UInt64) throws(CryptoError) -> [UInt8] {
+        var raw = try transformRaw(key: key, seed: seed, rounds: rounds)
+        defer { wipe(&raw) }
+        return SHA256.hash(raw)
+    }
 }
