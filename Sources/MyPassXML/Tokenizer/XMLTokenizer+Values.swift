@@ -5,6 +5,22 @@ extension XMLTokenizer {
     /// Throws `.invalidName` when it is empty or starts badly, `.nameTooLong`, `.invalidUTF8`.
     func scanName(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ limit: Int) throws(XMLError) -> Int {
         var i = start
+        if i < limit && p[i] < 0x80 {
+            // ASCII fast path: the first character, then a bitmap test per byte.
+            guard isASCIINameStart(p[i]) else { throw error(.invalidName, at: start, p, "expected a name") }
+            i += 1
+            while i < limit {
+                let c = p[i]
+                guard isASCIINameCharFast(c) else { break }
+                i += 1
+            }
+            if i == limit || p[i] < 0x80 {
+                if i - start > limits.maxNameBytes {
+                    throw error(.nameTooLong, at: start, p, "name longer than \(limits.maxNameBytes) bytes")
+                }
+                return i
+            }
+        }
         while i < limit {
             let c = p[i]
             if c < 0x80 {
@@ -29,6 +45,32 @@ extension XMLTokenizer {
         return i
     }
 
+    /// The String for the (validated) name `p[start..<end]`, from the name cache when it was seen before.
+    @inline(__always)
+    mutating func makeName(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> String {
+        // Hash of the length, the first and the last eight bytes (a collision only costs a String).
+        let length = end - start
+        var mixed = UInt64(truncatingIfNeeded: length)
+        if let base = p.baseAddress, start &+ 8 <= p.count {
+            var first = loadWord(base, start)
+            if length < 8 { first &= (1 &<< UInt64(8 &* length)) &- 1 }
+            mixed ^= first
+            if length > 8 { mixed ^= loadWord(base, end &- 8) >> 1 }
+        } else {
+            var k = start
+            while k < end {
+                mixed = (mixed &<< 8) | UInt64(p[k])
+                k &+= 1
+            }
+        }
+        let slot = Int(truncatingIfNeeded: (mixed &* 0x9E37_79B9_7F4A_7C15) >> 55)  // 0..<512
+        let cached = nameCache[slot]
+        if bytesEqual(cached, p, start, end) { return cached }
+        let name = makeString(p, start, end)
+        nameCache[slot] = name
+        return name
+    }
+
     /// Validates characters in `p[start..<end]`: legal XML Chars in well-formed UTF-8.
     /// Returns whether the run needs rewriting (it holds `&` or CR), and checks `]]>` in text.
     @inline(__always)
@@ -37,7 +79,12 @@ extension XMLTokenizer {
     ) throws(XMLError) -> Bool {
         var needsRewrite = false
         var i = start
+        let base = p.baseAddress
         while i < end {
+            if i &+ 8 <= end, let base, isPlainASCIIWord(loadWord(base, i)) {
+                i &+= 8
+                continue
+            }
             let c = p[i]
             if c >= 0x20 && c < 0x80 {
                 if c == ASCII.ampersand {
@@ -71,8 +118,12 @@ extension XMLTokenizer {
     }
 
     /// Text content: validated, references resolved, line ends normalised.
-    mutating func textValue(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) throws(XMLError) -> String {
-        if try !validateCharacters(p, start, end, isText: true) {
+    /// `p[start..<validatedUpTo]` is known to be white space, with a CR when `hasCarriageReturn`.
+    mutating func textValue(
+        _ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, validatedUpTo: Int, hasCarriageReturn: Bool
+    ) throws(XMLError) -> String {
+        let needsRewrite = try validateCharacters(p, validatedUpTo, end, isText: true)
+        if !needsRewrite && !hasCarriageReturn {
             return makeString(p, start, end)
         }
         return try rewrite(p, start, end, resolvesReferences: true, normalizesWhitespace: false)
@@ -174,7 +225,7 @@ extension XMLTokenizer {
 
     @inline(__always)
     func appendRun(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ out: inout [UInt8]) {
-        if end > start { out.append(contentsOf: UnsafeBufferPointer(rebasing: p[start..<end])) }
+        if end > start, let base = p.baseAddress { out.append(contentsOf: UnsafeBufferPointer(start: base + start, count: end - start)) }
     }
 
     /// Resolves the reference starting with `&` at `amp`: one of the five predefined entities or a
@@ -229,95 +280,6 @@ extension XMLTokenizer {
             throw error(.unknownEntity, at: amp, p, "unknown entity &\(makeString(p, nameStart, semicolon));")
         }
         return (value, semicolon + 1)
-    }
-
-    /// Parses the complete start tag `p[start...gt]` (`p[gt]` is `>`).
-    mutating func parseStartTag(
-        _ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ gt: Int
-    ) throws(XMLError) -> (String, [XMLAttribute], Bool) {
-        let nameEnd = try scanName(p, start + 1, gt)
-        let name = makeString(p, start + 1, nameEnd)
-        var attributes: [XMLAttribute] = []
-        var selfClosing = false
-        var i = nameEnd
-        while true {
-            let whitespaceStart = i
-            while i < gt && isXMLWhitespace(p[i]) { i += 1 }
-            if i == gt { break }
-            if p[i] == ASCII.slash {
-                guard i + 1 == gt else { throw error(.malformed, at: i, p, "'/' inside a start tag") }
-                selfClosing = true
-                break
-            }
-            guard i > whitespaceStart else { throw error(.malformed, at: i, p, "white space required before an attribute") }
-            let attributeNameStart = i
-            i = try scanName(p, i, gt)
-            let attributeNameEnd = i
-            while i < gt && isXMLWhitespace(p[i]) { i += 1 }
-            guard i < gt && p[i] == ASCII.equals else { throw error(.malformed, at: i, p, "expected '=' after an attribute name") }
-            i += 1
-            while i < gt && isXMLWhitespace(p[i]) { i += 1 }
-            guard i < gt && (p[i] == ASCII.quote || p[i] == ASCII.apostrophe) else {
-                throw error(.malformed, at: i, p, "expected a quoted attribute value")
-            }
-            let quote = p[i]
-            let valueStart = i + 1
-            guard let valueEnd = findByte(p, quote, from: valueStart), valueEnd < gt else {
-                throw error(.malformed, at: i, p, "unterminated attribute value")
-            }
-            if attributes.count >= limits.maxAttributes {
-                throw error(.tooManyAttributes, at: start, p, "more than \(limits.maxAttributes) attributes")
-            }
-            let attributeName = makeString(p, attributeNameStart, attributeNameEnd)
-            for existing in attributes where existing.name == attributeName {
-                throw error(.duplicateAttribute, at: attributeNameStart, p, "attribute \(attributeName) repeated")
-            }
-            let value = try attributeValue(p, valueStart, valueEnd)
-            attributes.append(XMLAttribute(attributeName, value))
-            i = valueEnd + 1
-        }
-        return (name, attributes, selfClosing)
-    }
-
-    /// Checks the XML declaration's pseudo-attributes in `p[start..<end]` (after `<?xml`, before
-    /// `?>`): version 1.x, then optional encoding (must be UTF-8), then optional standalone (§2.8, §4.3.3).
-    mutating func parseDeclaration(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) throws(XMLError) {
-        var i = start
-        var seen: [String] = []
-        while true {
-            let whitespaceStart = i
-            while i < end && isXMLWhitespace(p[i]) { i += 1 }
-            if i == end { break }
-            guard i > whitespaceStart else { throw error(.malformed, at: i, p, "white space required in the XML declaration") }
-            let nameStart = i
-            i = try scanName(p, i, end)
-            let name = makeString(p, nameStart, i)
-            while i < end && isXMLWhitespace(p[i]) { i += 1 }
-            guard i < end && p[i] == ASCII.equals else { throw error(.malformed, at: i, p, "expected '=' in the XML declaration") }
-            i += 1
-            while i < end && isXMLWhitespace(p[i]) { i += 1 }
-            guard i < end && (p[i] == ASCII.quote || p[i] == ASCII.apostrophe),
-                let valueEnd = findByte(p, p[i], from: i + 1), valueEnd < end
-            else { throw error(.malformed, at: i, p, "expected a quoted value in the XML declaration") }
-            let value = makeString(p, i + 1, valueEnd)
-            switch name {
-            case "version" where seen.isEmpty:
-                guard value.hasPrefix("1."), value.count > 2, value.utf8.dropFirst(2).allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
-                else { throw error(.malformed, at: nameStart, p, "unsupported XML version \(value)") }
-            case "encoding" where seen == ["version"]:
-                let lower = String(value.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? Character(Unicode.Scalar($0 | 0x20)) : Character(Unicode.Scalar($0)) })
-                guard lower == "utf-8" || lower == "utf8" else {
-                    throw error(.malformed, at: nameStart, p, "unsupported encoding \(value); only UTF-8 is read")
-                }
-            case "standalone" where seen.first == "version" && !seen.contains("standalone"):
-                guard value == "yes" || value == "no" else { throw error(.malformed, at: nameStart, p, "standalone must be yes or no") }
-            default:
-                throw error(.malformed, at: nameStart, p, "unexpected \(name) in the XML declaration")
-            }
-            seen.append(name)
-            i = valueEnd + 1
-        }
-        guard seen.first == "version" else { throw error(.malformed, at: start, p, "XML declaration without version") }
     }
 }
 
