@@ -78,13 +78,13 @@ enum JSONValue {
             default: escape = nil
             }
             if let escape {
-                out.unicodeScalars.append(contentsOf: scalars[plainStart..<index])
+                out += Substring(scalars[plainStart..<index])
                 out.append(escape)
                 plainStart = scalars.index(after: index)
             }
             index = scalars.index(after: index)
         }
-        out.unicodeScalars.append(contentsOf: scalars[plainStart..<scalars.endIndex])
+        out += Substring(scalars[plainStart..<scalars.endIndex])
         out.append("\"")
     }
 }
