@@ -131,7 +131,7 @@ enum FixtureCatalog {
         ]
     }()
 
-    /// The two 5,000-entry vaults (checked entry by entry rather than through the whole manifest).
+    /// The two 5,000-entry vaults (opened and compared whole; round trips compare the model).
     static let large: [Fixture] = keepass.filter { $0.name.contains("large-5000") }
 
     /// Every other vault with a manifest (`MYPASS_FIXTURES=substring` narrows the set while iterating locally).
@@ -150,37 +150,26 @@ func manifest(of vault: Vault) throws -> Any {
     try JSONSerialization.jsonObject(with: Data(VaultManifest.json(of: vault).utf8))
 }
 
-/// Checks a large vault against its expected manifest entry by entry (uuid, path, every field with
-/// its protection flag, attachment sizes, history count) and group by group (uuid, name, path),
-/// without serialising the whole vault.
-func largeVaultDifferences(_ vault: Vault, expected: Any) -> [String] {
-    guard let object = expected as? [String: Any], let groups = object["groups"] as? [[String: Any]],
-          let entries = object["entries"] as? [[String: Any]] else { return ["manifest shape"] }
-    var out: [String] = []
-    let ourGroups = vault.allGroups
-    if ourGroups.count != groups.count { out.append("groups: \(groups.count) expected, \(ourGroups.count) found") }
-    for (group, json) in zip(ourGroups, groups) {
-        if group.uuid.hexString != json["uuid"] as? String || group.name != json["name"] as? String {
-            out.append("group \(group.name)")
+/// The differences between an expected and an actual manifest (parsed JSON) under the comparison
+/// rules of vault-manifest.md: every key of `expected` must be in `actual` with an equal value
+/// (keys only in `actual` are ignored); arrays compare in order. `ignore` skips paths.
+func manifestDifferences(expected: Any, actual: Any, path: String = "$", ignore: (String) -> Bool = { _ in false }) -> [String] {
+    if ignore(path) { return [] }
+    switch (expected, actual) {
+    case (let e as [String: Any], let a as [String: Any]):
+        return e.keys.sorted().flatMap { key -> [String] in
+            let childPath = path + "." + key
+            guard let value = a[key] else { return ignore(childPath) ? [] : ["\(childPath): missing"] }
+            return manifestDifferences(expected: e[key]!, actual: value, path: childPath, ignore: ignore)
         }
+    case (let e as [Any], let a as [Any]):
+        guard e.count == a.count else { return ["\(path): \(e.count) items expected, \(a.count) found"] }
+        return zip(e, a).enumerated().flatMap {
+            manifestDifferences(expected: $1.0, actual: $1.1, path: "\(path)[\($0)]", ignore: ignore)
+        }
+    case (let e as NSObject, let a as NSObject):
+        return e.isEqual(a) ? [] : ["\(path): expected \(e), found \(a)"]
+    default:
+        return ["\(path): type mismatch"]
     }
-    let ourEntries = vault.allEntries
-    if ourEntries.count != entries.count { out.append("entries: \(entries.count) expected, \(ourEntries.count) found") }
-    for (entry, json) in zip(ourEntries, entries) where out.count < 20 {
-        guard entry.uuid.hexString == json["uuid"] as? String else { out.append("entry uuid \(entry.uuid.hexString)"); continue }
-        let fields = json["fields"] as? [String: [String: Any]] ?? [:]
-        if fields.count != entry.fields.count { out.append("entry \(entry.title): field count") }
-        for field in entry.fields {
-            let expectedField = fields[field.key]
-            if expectedField?["value"] as? String != field.value || expectedField?["protected"] as? Bool != field.isProtected {
-                out.append("entry \(entry.title): field \(field.key)")
-            }
-        }
-        let attachments = json["attachments"] as? [String: [String: Any]] ?? [:]
-        for attachment in entry.attachments where (attachments[attachment.name]?["size"] as? Int) != attachment.data.count {
-            out.append("entry \(entry.title): attachment \(attachment.name)")
-        }
-        if (json["history"] as? [Any])?.count != entry.history.count { out.append("entry \(entry.title): history") }
-    }
-    return out
 }
