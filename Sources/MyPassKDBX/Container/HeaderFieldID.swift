@@ -1,14 +1,20 @@
 /// Outer header field ids (KeePassLib `KdbxFile.cs`, enum `KdbxHeaderFieldID`).
 public enum HeaderFieldID: UInt8, Sendable, CaseIterable {
+    /// 0: end of the header; its payload is ignored.
     case endOfHeader = 0
+    /// 1: a comment (ignored).
     case comment = 1
+    /// 2: the payload cipher UUID (16 bytes).
     case cipherID = 2
+    /// 3: compression, u32 LE (0 none, 1 gzip).
     case compressionFlags = 3
+    /// 4: the master seed (32 bytes).
     case masterSeed = 4
     /// KDBX 3.x: AES-KDF seed.
     case transformSeed = 5
     /// KDBX 3.x: AES-KDF rounds (u64 LE).
     case transformRounds = 6
+    /// 7: the payload cipher IV (16 bytes, 12 for ChaCha20).
     case encryptionIV = 7
     /// KDBX 3.x: the inner random stream key (ProtectedStreamKey).
     case innerRandomStreamKey = 8

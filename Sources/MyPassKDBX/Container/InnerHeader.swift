@@ -8,9 +8,13 @@ import MyPassBytes
 public struct InnerHeader: Sendable {
     /// Field ids of the inner header.
     public enum FieldID: UInt8, Sendable {
+        /// 0: end of the inner header (empty).
         case end = 0
+        /// 1: inner random stream algorithm, u32 LE.
         case innerRandomStreamID = 1
+        /// 2: inner random stream key.
         case innerRandomStreamKey = 2
+        /// 3: one binary: flag byte (0x01 protected) then content.
         case binary = 3
     }
 

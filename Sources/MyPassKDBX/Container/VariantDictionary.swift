@@ -10,13 +10,20 @@ import MyPassBytes
 public struct VariantDictionary: Equatable, Sendable {
     /// A typed value; the comment gives the stored type code.
     public enum Value: Equatable, Sendable {
-        case uint32(UInt32)   // 0x04
-        case uint64(UInt64)   // 0x05
-        case bool(Bool)       // 0x08
-        case int32(Int32)     // 0x0C
-        case int64(Int64)     // 0x0D
-        case string(String)   // 0x18
-        case bytes([UInt8])   // 0x42
+        /// Type 0x04, 4 bytes LE.
+        case uint32(UInt32)
+        /// Type 0x05, 8 bytes LE.
+        case uint64(UInt64)
+        /// Type 0x08, 1 byte (non-zero is true).
+        case bool(Bool)
+        /// Type 0x0C, 4 bytes LE.
+        case int32(Int32)
+        /// Type 0x0D, 8 bytes LE.
+        case int64(Int64)
+        /// Type 0x18, UTF-8 without terminator.
+        case string(String)
+        /// Type 0x42, raw bytes.
+        case bytes([UInt8])
 
         /// The type code stored before the item.
         public var typeCode: UInt8 {
