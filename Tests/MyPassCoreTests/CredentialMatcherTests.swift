@@ -23,6 +23,7 @@ struct PunycodeTests {
         #expect(HostName("例え.テスト")?.description == "xn--r8jz45g.xn--zckzah")
         #expect(HostName("例え。テスト")?.description == "xn--r8jz45g.xn--zckzah")
         #expect(HostName("MÜNCHEN.de")?.description == "xn--mnchen-3ya.de")
+        #expect(HostName("mu\u{0308}nchen.de")?.description == "xn--mnchen-3ya.de")
         #expect(HostName("192.168.001.010")?.description == "192.168.1.10")
         #expect(HostName("192.168.1.10")?.isIPAddress == true)
         #expect(HostName("[::1]")?.description == "0:0:0:0:0:0:0:1")

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A host name in the ASCII form used for comparison: lower case, IDN labels as `xn--` Punycode,
 /// no trailing dot; or an IP address in canonical form.
 public struct HostName: Hashable, Sendable, CustomStringConvertible {
@@ -10,7 +12,7 @@ public struct HostName: Hashable, Sendable, CustomStringConvertible {
     /// The ASCII host text (`www.example.com`, `192.168.0.1`, `::1`).
     public var description: String { labels.joined(separator: ".") }
 
-    /// Normalises `text` (`"Bücher.Example."` -> `xn--bcher-kva.example`), or `nil` when it is not a
+    /// Normalises `text` (`"Bücher.Example."` -> `xn--bcher-kva.example`: lower case, NFC, Punycode), or `nil` when it is not a
     /// usable host name: empty, an empty label, characters a host cannot have, or a label longer
     /// than 63 bytes in ASCII form. Full stops of other scripts (U+3002, U+FF0E, U+FF61) separate
     /// labels as in IDNA (RFC 3490 §3.1).
@@ -36,7 +38,8 @@ public struct HostName: Hashable, Sendable, CustomStringConvertible {
                       label.utf8.allSatisfy({ HostName.isASCIIHostByte($0) }) else { return false }
                 result.append(label)
             } else {
-                guard let encoded = Punycode.encode(label), encoded.utf8.count + 4 <= 63 else { return false }
+                // IDNA compares the NFC form (RFC 5891 §5.2): `u` + U+0308 is `ü`.
+                guard let encoded = Punycode.encode(label.precomposedStringWithCanonicalMapping), encoded.utf8.count + 4 <= 63 else { return false }
                 result.append("xn--" + encoded)
             }
             return true
