@@ -12,7 +12,8 @@ public protocol VaultCodec: Sendable {
     func open(_ file: [UInt8], key: Key) throws -> Vault
     /// Encodes `vault` with `key`.
     func save(_ vault: Vault, key: Key) throws -> [UInt8]
-    /// A canonical description of everything the vault holds, compared to verify a save
-    /// (the vault manifest).
+    /// A canonical description of everything the vault holds, compared to verify a save (the
+    /// vault manifest). It should leave out what a save may legitimately change (the KDBX
+    /// version a save raises to what the content needs).
     func manifest(of vault: Vault) -> String
 }

@@ -89,6 +89,23 @@ public actor VaultSession<Codec: VaultCodec> {
         }
     }
 
+    /// Unlocks with a password and/or a key file read from `keyFileURL`.
+    ///
+    /// - Throws: ``CoreError/Code/io`` when the key file cannot be read; as
+    ///   ``unlock(password:keyFileContents:rememberCredentials:)``.
+    public func unlock(password: ProtectedString?, keyFileURL: URL?, rememberCredentials: Bool = false) throws(CoreError) {
+        var contents: [UInt8]?
+        if let keyFileURL {
+            do {
+                contents = [UInt8](try Data(contentsOf: keyFileURL))
+            } catch {
+                throw CoreError(.io, "cannot read the key file", location: keyFileURL.path)
+            }
+        }
+        defer { if contents != nil { wipe(&contents!) } }
+        try unlock(password: password, keyFileContents: contents, rememberCredentials: rememberCredentials)
+    }
+
     /// Unlocks with the credentials stored for ``vaultID``.
     ///
     /// - Throws: ``CoreError/Code/noStoredCredential`` when none are stored; as ``unlock(password:keyFileContents:rememberCredentials:)``.
