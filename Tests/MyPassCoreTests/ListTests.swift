@@ -103,3 +103,19 @@ struct ListTests {
         #expect(single.isEmpty)
     }
 }
+
+@Suite("Search folding")
+struct SearchFoldingTests {
+    @Test(arguments: [
+        ("Café", "cafe"), ("ÉCOLE", "ecole"), ("Zoë", "zoe"), ("Ångström", "angstrom"),
+        ("naïve résumé", "naive resume"), ("ＡＢＣ", "abc"), ("GitHub", "github"),
+    ])
+    func folds(_ pair: (String, String)) {
+        #expect(SearchFolding.fold(pair.0) == pair.1)
+    }
+
+    @Test func sharpS() {
+        #expect(SearchFolding.fold("Straße") == "strasse")
+        #expect(SearchFolding.fold("STRASSE") == "strasse")
+    }
+}
