@@ -204,6 +204,15 @@ struct CredentialMatcherTests {
         #expect(none.others.count == 5)
     }
 
+    @Test func severalServiceIdentifiers() {
+        let entries = [candidate("a", "a.example"), candidate("b", "b.example"), candidate("c", "c.example")]
+        let result = matcher.match(serviceIdentifiers: ["https://x.b.example", "not a host!", "a.example"], in: entries)
+        #expect(result.suggested.map(\.id) == ["a", "b"])
+        #expect(result.kinds == [.exactHost, .parentDomain(levels: 1)])
+        #expect(result.others.map(\.id) == ["c"])
+        #expect(matcher.match(serviceIdentifiers: [], in: entries).others.count == 3)
+    }
+
     @Test func bestURLOfAnEntryDecidesItsRank() {
         let entries = [
             candidate("parent-only", "example.com"),

@@ -104,13 +104,26 @@ public struct CredentialMatcher: Sendable {
     public func match<Candidate: CredentialCandidate>(
         serviceIdentifier: String, in candidates: [Candidate]
     ) -> CredentialMatches<Candidate> {
-        guard let service = ServiceAddress(parsing: serviceIdentifier) else {
+        match(serviceIdentifiers: [serviceIdentifier], in: candidates)
+    }
+
+    /// As ``match(serviceIdentifier:in:)`` for several identifiers at once (AutoFill may hand over
+    /// more than one): an entry's best match against any of them decides its rank. Identifiers
+    /// that cannot be read are ignored.
+    public func match<Candidate: CredentialCandidate>(
+        serviceIdentifiers: [String], in candidates: [Candidate]
+    ) -> CredentialMatches<Candidate> {
+        let services = serviceIdentifiers.compactMap { ServiceAddress(parsing: $0) }
+        guard !services.isEmpty else {
             return CredentialMatches(suggested: [], kinds: [], others: candidates)
         }
         var ranked: [(kind: CredentialMatchKind, index: Int)] = []
         var others: [Candidate] = []
         for (index, candidate) in candidates.enumerated() {
-            let best = candidate.candidateURLs.compactMap { matchKind(entryURL: $0, service: service) }.min()
+            let entryAddresses = candidate.candidateURLs.compactMap { ServiceAddress(parsing: $0) }
+            let best = services.flatMap { service in
+                entryAddresses.compactMap { matchKind(entry: $0, service: service) }
+            }.min()
             if let best {
                 ranked.append((best, index))
             } else {
