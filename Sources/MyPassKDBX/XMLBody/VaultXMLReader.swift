@@ -65,6 +65,7 @@ public struct VaultXMLReader {
         for (index, item) in binaryPool.enumerated() { pool[index] = item }
         meta = Meta(time: fallbackTime)
         meta.generator = ""
+        meta.settingsChanged = nil
         times = Times(all: fallbackTime)
     }
 
