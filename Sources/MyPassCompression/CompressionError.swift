@@ -48,6 +48,7 @@ public struct CompressionError: Error, Equatable, Sendable, CustomStringConverti
     /// Errors compare on their code only.
     public static func == (lhs: CompressionError, rhs: CompressionError) -> Bool { lhs.code == rhs.code }
 
+    /// The code, the reason and the input offset, for logs (never contains data).
     public var description: String {
         var text = "compression error \(code)"
         if !reason.isEmpty { text += ": \(reason)" }

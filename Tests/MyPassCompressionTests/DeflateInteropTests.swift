@@ -74,4 +74,21 @@ struct DeflateInteropTests {
         #expect(result.stdoutText == "first\nsecond\n")
         #expect(try Gzip.decompress(two) == Array("first\nsecond\n".utf8))
     }
+
+    @Test("Our inflater reads zlib's output for 1.5 MB (window slides, matches across buffer boundaries)")
+    func inflateLargeZlibOutput() throws {
+        guard let python = InteropTools.executable(named: "python3") else {
+            if let failure = InteropTools.missing("python3", test: "inflateLargeZlibOutput") { Issue.record(Comment(rawValue: failure)) }
+            return
+        }
+        let data = wordSoup(1_500_000, seed: 99) + pseudoRandomBytes(100_000, seed: 5) + wordSoup(400_000, seed: 99)
+        for (level, wbits, format) in [(1, 15, CompressionFormat.zlib), (6, 31, .gzip), (9, -15, .raw)] {
+            let script = "import sys, zlib; c = zlib.compressobj(\(level), zlib.DEFLATED, \(wbits)); "
+                + "sys.stdout.buffer.write(c.compress(sys.stdin.buffer.read()) + c.flush())"
+            let result = try runProcess(python, ["-c", script], stdin: data)
+            #expect(result.status == 0, "\(result.stderrText)")
+            #expect(try inflate(result.stdout, format: format) == data, "level \(level)")
+            #expect(try inflate(randomSplits(result.stdout, seed: 6, maxPiece: 70_000), format: format) == data)
+        }
+    }
 }

@@ -60,6 +60,22 @@ struct DeflateRoundTripTests {
         #expect(early > 0)
     }
 
+    @Test("Large input: 2 MB through both directions in pieces, from offset slices")
+    func large() throws {
+        let data = wordSoup(1_000_000, seed: 21) + pseudoRandomBytes(200_000, seed: 22) + wordSoup(800_000, seed: 21)
+        let compressed = deflate(randomSplits(data, seed: 8, maxPiece: 100_000), format: .gzip, level: 6)
+        #expect(compressed == Gzip.compress(data))
+        #expect(try inflate(randomSplits(compressed, seed: 9, maxPiece: 50_000), format: .gzip) == data)
+        #expect(try inflate([offsetSlice(compressed)], format: .gzip) == data)
+        #expect(Deflater.compress(offsetSlice(data), format: .raw, level: 1) == Deflater.compress(data[...], format: .raw, level: 1))
+    }
+
+    @Test("Levels outside 0...9 are clamped")
+    func levelClamping() {
+        #expect(Deflater(format: .raw, level: -3).level == 0)
+        #expect(Deflater(format: .raw, level: 12).level == 9)
+    }
+
     @Test("A copied Deflater continues independently (value semantics)")
     func valueSemantics() throws {
         let data = wordSoup(50000, seed: 1)

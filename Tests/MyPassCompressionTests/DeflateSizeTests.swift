@@ -18,6 +18,17 @@ struct DeflateSizeTests {
         #expect(ours * 10 < data.count * 6)  // the export holds base64 attachments, so about 54%
     }
 
+    @Test("Default level within 2% of zlib level 6 on KeePass's own XML payload (KDBX 3.1 fixture)")
+    func keePassPayload() throws {
+        let fields = try TestVectors.text("compression/payload-manifest.txt").split(whereSeparator: { $0 == " " || $0 == "\n" })
+        let xml = try Gzip.decompress(try TestVectors.bytes("compression/\(fields[0])"))
+        let zlibSize = Int(fields[3])!
+        let ours = Deflater.compress(xml[...], format: .raw).count
+        print("size KeePass payload XML: ours \(ours) bytes, zlib -6 \(zlibSize) bytes")
+        #expect(Double(ours) <= Double(zlibSize) * 1.02)
+        #expect(try Gzip.decompress(Gzip.compress(xml)) == xml)
+    }
+
     @Test("Higher levels never do worse than level 1 on text; level 0 is stored size plus block overhead")
     func levelsOrder() throws {
         let data = try TestVectors.bytes("compression/gpl-3.txt")

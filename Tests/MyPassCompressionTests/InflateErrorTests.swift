@@ -164,6 +164,11 @@ struct InflateErrorTests {
         expectError(.trailingGarbage, try TestVectors.bytes("compression/gpl-3.txt.L6.zlib") + [0x78], .zlib)
         expectError(.trailingGarbage, try TestVectors.bytes("compression/edge-one-byte.raw") + [0], .raw)
         expectError(.truncated, gz + [0x1F], .gzip)  // the start of a member that never comes
+        // The error says where: the first byte after the member, however the input was split.
+        for pieces in [[(gz + [0])[...]], randomSplits(gz + [0], seed: 2, maxPiece: 7)] {
+            let error = #expect(throws: CompressionError.self) { try inflate(pieces, format: .gzip) }
+            #expect(error?.offset == gz.count)
+        }
         let text = try TestVectors.bytes("compression/allflags.txt")
         #expect(try inflate(gz + gz, format: .gzip) == text + text)
     }

@@ -57,6 +57,17 @@ struct InflateVectorTests {
         #expect(try inflate(bytes, format: v.format) == expected)
     }
 
+    @Test("KeePass's own gzip payload (KDBX 3.1 fixture) inflates to the XML that Python's zlib saw")
+    func keePassPayload() throws {
+        let fields = try TestVectors.text("compression/payload-manifest.txt").split(whereSeparator: { $0 == " " || $0 == "\n" })
+        let payload = try TestVectors.bytes("compression/\(fields[0])")
+        let xml = try inflate(randomSplits(payload, seed: 12, maxPiece: 4096), format: .gzip)
+        #expect(xml.count == Int(fields[1]))
+        #expect(CRC32.checksum(xml) == UInt32(fields[2], radix: 16))
+        #expect(xml.starts(with: Array("<?xml version=\"1.0\" encoding=\"utf-8\" standalone=\"yes\"?>".utf8)))
+        #expect(try Gzip.decompress(payload, maxOutputBytes: xml.count) == xml)
+    }
+
     @Test("Output arrives while input is fed, not only at finish()")
     func outputIsIncremental() throws {
         let compressed = try TestVectors.bytes("compression/rich-export.xml.gz")

@@ -72,6 +72,26 @@ struct XMLBodyWriterTests {
         #expect(pool.reference(for: Attachment(name: "x", data: Array("Hello".utf8), isProtected: true)) == nil)
     }
 
+    @Test("Duplicated pool items (other writers do not deduplicate) are read, then written once")
+    func duplicatedPoolItems() throws {
+        let xml = document(root: """
+            <Group><Name>R</Name>
+            <Entry><Binary><Key>a</Key><Value Ref="0"/></Binary></Entry>
+            <Entry><Binary><Key>b</Key><Value Ref="1"/></Binary><Binary><Key>c</Key><Value Ref="2"/></Binary></Entry>
+            </Group>
+            """)
+        let same = BinaryPoolItem(data: Array("same".utf8), isProtected: false)
+        let body = try readBody(xml, pool: [same, same, BinaryPoolItem(data: [0], isProtected: true)])
+        let vault = Vault(format: VaultFormat(), body: body)
+        #expect(vault.allEntries.flatMap(\.attachments).map(\.name) == ["a", "b", "c"])
+        let pool = BinaryPool(vault: vault)
+        #expect(pool.items == [same, BinaryPoolItem(data: [0], isProtected: true)])
+        var stream = NullStream()
+        let text = Self.text(VaultXMLWriter.write(vault, version: .v4_0, stream: &stream, binaryPool: pool))
+        #expect(text.components(separatedBy: "<Value Ref=\"0\" />").count == 3)
+        #expect(text.components(separatedBy: "<Value Ref=\"1\" />").count == 2)
+    }
+
     @Test("KDBX 4 shape: binary times, pool references, SettingsChanged, no HeaderHash or Meta/Binaries")
     func kdbx4Shape() {
         var stream = NullStream()

@@ -78,9 +78,28 @@ extension DeflateState {
 
     /// Compresses what is in the window, with lazy matching (zlib's `deflate_slow`, levels 4...9).
     /// Stops when fewer than `minLookahead` bytes are left and more input may come.
+    /// The match state lives in locals during the loop and goes back to the properties before
+    /// a block is flushed and on return.
     /// - Parameter finishing: no more input will come; compress everything.
     func compressLazy(finishing: Bool) {
         let minMatch = DeflateTables.minMatch
+        let maxLazy = config.maxLazy
+        var strStart = self.strStart
+        var lookahead = self.lookahead
+        var matchLength = self.matchLength
+        var matchStart = self.matchStart
+        var prevLength = self.prevLength
+        var matchAvailable = self.matchAvailable
+        @inline(__always)
+        func store() {
+            self.strStart = strStart
+            self.lookahead = lookahead
+            self.matchLength = matchLength
+            self.matchStart = matchStart
+            self.prevLength = prevLength
+            self.matchAvailable = matchAvailable
+        }
+        defer { store() }
         while true {
             if lookahead < Self.minLookahead && !finishing { return }
             if lookahead == 0 { break }
@@ -89,41 +108,48 @@ extension DeflateState {
             prevLength = matchLength
             let prevMatch = matchStart
             matchLength = minMatch - 1
-            if hashHead != 0 && prevLength < config.maxLazy && strStart - hashHead <= Self.maxDistance {
+            if hashHead != 0 && prevLength < maxLazy && strStart &- hashHead <= Self.maxDistance {
                 let found = longestMatch(
                     hashHead, scanPosition: strStart, bestSoFar: prevLength, lookahead: lookahead, matchStart: matchStart)
                 matchLength = found.length
                 matchStart = found.start
-                if matchLength == minMatch && strStart - matchStart > Self.tooFar {
+                if matchLength == minMatch && strStart &- matchStart > Self.tooFar {
                     matchLength = minMatch - 1
                 }
             }
             if prevLength >= minMatch && matchLength <= prevLength {
-                let maxInsert = strStart + lookahead - minMatch
-                let full = tallyMatch(distance: strStart - 1 - prevMatch, length: prevLength)
-                lookahead -= prevLength - 1
-                var remaining = prevLength - 2
+                let maxInsert = strStart &+ lookahead &- minMatch
+                let full = tallyMatch(distance: strStart &- 1 &- prevMatch, length: prevLength)
+                lookahead &-= prevLength &- 1
+                var remaining = prevLength &- 2
                 repeat {
-                    strStart += 1
+                    strStart &+= 1
                     if strStart <= maxInsert { _ = insertString(strStart) }
-                    remaining -= 1
+                    remaining &-= 1
                 } while remaining != 0
                 matchAvailable = false
                 matchLength = minMatch - 1
-                strStart += 1
-                if full { flushBlock(last: false) }
+                strStart &+= 1
+                if full {
+                    store()
+                    flushBlock(last: false)
+                }
             } else if matchAvailable {
-                if tallyLiteral(window[strStart - 1]) { flushBlock(last: false) }
-                strStart += 1
-                lookahead -= 1
+                if tallyLiteral(window[strStart &- 1]) {
+                    // as zlib: the block ends before strStart (that byte is still pending)
+                    store()
+                    flushBlock(last: false)
+                }
+                strStart &+= 1
+                lookahead &-= 1
             } else {
                 matchAvailable = true
-                strStart += 1
-                lookahead -= 1
+                strStart &+= 1
+                lookahead &-= 1
             }
         }
         if matchAvailable {
-            _ = tallyLiteral(window[strStart - 1])
+            _ = tallyLiteral(window[strStart &- 1])
             matchAvailable = false
         }
     }
@@ -131,12 +157,25 @@ extension DeflateState {
     /// Compresses what is in the window without lazy evaluation (zlib's `deflate_fast`, levels 1...3).
     func compressFast(finishing: Bool) {
         let minMatch = DeflateTables.minMatch
+        let maxInsertLength = config.maxLazy
+        var strStart = self.strStart
+        var lookahead = self.lookahead
+        var matchLength = self.matchLength
+        var matchStart = self.matchStart
+        @inline(__always)
+        func store() {
+            self.strStart = strStart
+            self.lookahead = lookahead
+            self.matchLength = matchLength
+            self.matchStart = matchStart
+        }
+        defer { store() }
         while true {
             if lookahead < Self.minLookahead && !finishing { return }
             if lookahead == 0 { return }
             var hashHead = 0
             if lookahead >= minMatch { hashHead = insertString(strStart) }
-            if hashHead != 0 && strStart - hashHead <= Self.maxDistance {
+            if hashHead != 0 && strStart &- hashHead <= Self.maxDistance {
                 let found = longestMatch(
                     hashHead, scanPosition: strStart, bestSoFar: minMatch - 1, lookahead: lookahead, matchStart: matchStart)
                 matchLength = found.length
@@ -144,26 +183,29 @@ extension DeflateState {
             }
             let full: Bool
             if matchLength >= minMatch {
-                full = tallyMatch(distance: strStart - matchStart, length: matchLength)
-                lookahead -= matchLength
-                if matchLength <= config.maxLazy && lookahead >= minMatch {
-                    matchLength -= 1
+                full = tallyMatch(distance: strStart &- matchStart, length: matchLength)
+                lookahead &-= matchLength
+                if matchLength <= maxInsertLength && lookahead >= minMatch {
+                    matchLength &-= 1
                     repeat {
-                        strStart += 1
+                        strStart &+= 1
                         _ = insertString(strStart)
-                        matchLength -= 1
+                        matchLength &-= 1
                     } while matchLength != 0
-                    strStart += 1
+                    strStart &+= 1
                 } else {
-                    strStart += matchLength
+                    strStart &+= matchLength
                     matchLength = 0
                 }
             } else {
                 full = tallyLiteral(window[strStart])
-                lookahead -= 1
-                strStart += 1
+                lookahead &-= 1
+                strStart &+= 1
             }
-            if full { flushBlock(last: false) }
+            if full {
+                store()
+                flushBlock(last: false)
+            }
         }
     }
 }

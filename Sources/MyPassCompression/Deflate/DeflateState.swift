@@ -141,16 +141,19 @@ final class DeflateState {
         } while lookahead < Self.minLookahead && position < end
     }
 
+    /// Moves hash chain positions down by 32 KiB; positions that fall out of the window become 0
+    /// (no match). Branch-free (the window size is 2^15, so "m >= 32768" is the top bit), which
+    /// lets the compiler vectorize it.
     private func slideHash() {
-        let w = UInt16(Self.windowSize)
-        for i in 0..<Self.hashSize {
-            let m = head[i]
-            head[i] = m >= w ? m &- w : 0
+        @inline(__always)
+        func slide(_ p: UnsafeMutablePointer<UInt16>, _ n: Int) {
+            for i in 0..<n {
+                let m = p[i]
+                p[i] = (m & 0x7FFF) & (0 &- (m &>> 15))
+            }
         }
-        for i in 0..<Self.windowSize {
-            let m = prev[i]
-            prev[i] = m >= w ? m &- w : 0
-        }
+        slide(head, Self.hashSize)
+        slide(prev, Self.windowSize)
     }
 
     /// zlib's hash of the 3 bytes at `position` (equal to its rolling `UPDATE_HASH` three times).

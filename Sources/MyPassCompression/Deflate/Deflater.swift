@@ -8,7 +8,10 @@
 /// Feed input with ``update(_:)`` in chunks of any size; each call returns the compressed bytes
 /// that are complete so far. ``finish()`` ends the stream and returns the rest, trailer included.
 /// Memory is bounded (about 300 KiB of state) whatever the input size.
-public struct Deflater {
+///
+/// `Deflater` is a value: a copy continues independently (the state is copied on the first
+/// write to a shared one, as `Array` does, which is why it can be `Sendable`).
+public struct Deflater: @unchecked Sendable {
     /// The container format being written.
     public let format: CompressionFormat
     /// The compression level, 0...9.
@@ -36,6 +39,7 @@ public struct Deflater {
     /// Compresses the next chunk of input.
     /// - Parameter input: bytes to compress, any length.
     /// - Returns: compressed bytes completed so far (often empty: blocks are written when full).
+    /// - Precondition: ``finish()`` was not called yet.
     public mutating func update(_ input: ArraySlice<UInt8>) -> [UInt8] {
         precondition(!finished, "Deflater.update after finish()")
         let s = uniqueState()

@@ -49,6 +49,16 @@ func decodeHuffmanSymbols(
             }
             window[op] = UInt8(truncatingIfNeeded: e >> 16)
             op &+= 1
+            // Literal runs: while the bit buffer still holds a whole code, decode another literal
+            // without a refill (the window has 266 bytes of slack past outLimit).
+            while c.count >= 15 {
+                let next = litLen[Int(truncatingIfNeeded: c.bits & litMask)]
+                guard (next >> 8) & 7 == HuffmanTable.Kind.literal else { break }
+                c.consume(Int(next & 15))
+                window[op] = UInt8(truncatingIfNeeded: next >> 16)
+                op &+= 1
+                if op > outLimit { break }
+            }
             continue
         }
         if kind == HuffmanTable.Kind.base {

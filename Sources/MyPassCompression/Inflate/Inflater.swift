@@ -8,7 +8,7 @@
 /// Memory stays bounded by the 32 KiB window, a 256 KiB work buffer and a few hundred bytes of
 /// carried input, plus the output of the current call. `maxOutputBytes` caps the total
 /// decompressed size (decompression bombs). After an error, every later call throws it again.
-public struct Inflater {
+public struct Inflater: Sendable {
     /// The container format being decoded.
     public let format: CompressionFormat
     /// The most decompressed bytes this inflater will produce in total.
@@ -85,6 +85,9 @@ public struct Inflater {
         if let failure { throw failure }
         if window.isEmpty { window = [UInt8](repeating: 0, count: Self.outLimit + Self.slackBytes) }
         var result: [UInt8] = []
+        // Typical DEFLATE ratios are 2–5×: one allocation instead of a chain of doublings (and
+        // their page faults) for whole-stream calls. Bounded by the input size, not by its claims.
+        result.reserveCapacity(min(input.count < 1 << 26 ? input.count * 4 : 1 << 28, maxOutputBytes - totalOutput))
         let error: CompressionError?
         if pending.isEmpty {
             error = input.withUnsafeBufferPointer { process($0, final: final, into: &result) }
@@ -137,7 +140,7 @@ public struct Inflater {
     private mutating func step(
         _ c: inout BitCursor, _ win: UnsafeMutablePointer<UInt8>, final: Bool, into result: inout [UInt8]
     ) -> CompressionError? {
-        let truncated = failure(.truncated, "compressed data ends early", c)
+        func truncated() -> CompressionError { failure(.truncated, "compressed data ends early", c) }
         while true {
             switch phase {
             case .header:
@@ -154,7 +157,7 @@ public struct Inflater {
 
             case .blockHeader:
                 let saved = c
-                guard c.need(3) else { return final ? truncated : nil }
+                guard c.need(3) else { return final ? truncated() : nil }
                 let h = c.take(3)
                 isLastBlock = h & 1 != 0
                 switch h >> 1 {
@@ -163,7 +166,7 @@ public struct Inflater {
                     guard let l0 = c.readByte(), let l1 = c.readByte(), let n0 = c.readByte(), let n1 = c.readByte()
                     else {
                         c = saved
-                        return final ? truncated : nil
+                        return final ? truncated() : nil
                     }
                     let len = UInt16(l0) | UInt16(l1) << 8, nlen = UInt16(n0) | UInt16(n1) << 8
                     if len != ~nlen { return failure(.invalidStoredLength, "stored block LEN \(len) vs NLEN \(nlen)", c) }
@@ -180,7 +183,7 @@ public struct Inflater {
                         phase = .huffman
                     case .none:
                         c = saved
-                        return final ? truncated : nil
+                        return final ? truncated() : nil
                     }
                 default:
                     return failure(.invalidBlockType, "block type 3 is reserved", c)
@@ -208,7 +211,7 @@ public struct Inflater {
                     }
                     outPosition += n
                     storedRemaining -= n
-                    if n == 0 && outPosition <= Self.outLimit { return final ? truncated : nil }
+                    if n == 0 && outPosition <= Self.outLimit { return final ? truncated() : nil }
                 }
                 phase = isLastBlock ? .endOfStream : .blockHeader
 
@@ -229,7 +232,7 @@ public struct Inflater {
                 case .outputFull:
                     if let error = flush(win, into: &result, c) { return error }
                 case .needInput:
-                    return final ? truncated : nil
+                    return final ? truncated() : nil
                 case .endOfBlock:
                     phase = isLastBlock ? .endOfStream : .blockHeader
                 case .reservedLitLenCode:
