@@ -22,7 +22,7 @@ struct ExportTests {
         #expect(firstDifference == nil, "line \(firstDifference.map { $0.offset + 1 } ?? 0): \(firstDifference.map { "\($0.element.0) | \($0.element.1)" } ?? "")")
         #expect(expectedLines.count == actualLines.count)
         // And it reads back to the same vault.
-        var stream = NullStream()
+        var stream = ClearTestStream()
         let again = try VaultXMLReader.read(Array(exported.utf8), version: .v4_0, stream: &stream)
         #expect(Vault(format: vault.format, body: again) == vault)
     }
@@ -35,7 +35,7 @@ struct ExportTests {
         let text = String(decoding: exported, as: UTF8.self)
         #expect(text.contains("<Binary ID=\"0\" Compressed=\"True\" />"))  // empty.dat
         #expect(text.contains("<Binary ID=\"1\" Compressed=\"True\">H4sI"))
-        var stream = NullStream()
+        var stream = ClearTestStream()
         let again = try VaultXMLReader.read(exported, version: .v4_0, stream: &stream)
         #expect(Vault(format: vault.format, body: again) == vault)
         // KDBX 3.1 with a real stream: the protected pool item is XORed, not compressed.
@@ -44,10 +44,10 @@ struct ExportTests {
             $0.attachments[3].isProtected = true
         }
         vault31.meta.settingsChanged = nil  // not written before KDBX 4
-        var write = TestKeystream(seed: 9)
+        var write = LCGTestKeystream(seed: 9)
         let xml = VaultXMLWriter.write(vault31, version: .v3_1, stream: &write)
         #expect(String(decoding: xml, as: UTF8.self).contains("<Binary ID=\"3\" Protected=\"True\">"))
-        var read = TestKeystream(seed: 9)
+        var read = LCGTestKeystream(seed: 9)
         #expect(Vault(format: vault31.format, body: try VaultXMLReader.read(xml, version: .v3_1, stream: &read)) == vault31)
     }
 

@@ -142,35 +142,6 @@ enum FixtureCatalog {
     static let quick: [Fixture] = withManifest.filter { !$0.slowKDF && !$0.name.contains("large-5000") }
 }
 
-/// Compares parsed JSON: every key of `expected` must be in `actual` with an equal value; keys only
-/// in `actual` are ignored (vault-manifest.md comparison rules). Returns the differing paths.
-func manifestDifferences(expected: Any, actual: Any, path: String = "$", limit: Int = 20) -> [String] {
-    var out: [String] = []
-    func walk(_ e: Any, _ a: Any, _ path: String) {
-        guard out.count < limit else { return }
-        switch (e, a) {
-        case (let e as [String: Any], let a as [String: Any]):
-            for (key, value) in e {
-                guard let other = a[key] else { out.append("\(path).\(key): missing"); continue }
-                walk(value, other, "\(path).\(key)")
-            }
-        case (let e as [Any], let a as [Any]):
-            guard e.count == a.count else { out.append("\(path): \(e.count) items, got \(a.count)"); return }
-            for (index, pair) in zip(e, a).enumerated() { walk(pair.0, pair.1, "\(path)[\(index)]") }
-        case (is NSNull, is NSNull):
-            break
-        case (let e as NSNumber, let a as NSNumber):
-            if e != a { out.append("\(path): expected \(e), got \(a)") }
-        case (let e as String, let a as String):
-            if e != a { out.append("\(path): expected \(e.debugDescription), got \(a.debugDescription)") }
-        default:
-            out.append("\(path): expected \(e), got \(a)")
-        }
-    }
-    walk(expected, actual, path)
-    return out
-}
-
 /// Our manifest of `vault`, parsed.
 func manifest(of vault: Vault) throws -> Any {
     try JSONSerialization.jsonObject(with: Data(VaultManifest.json(of: vault).utf8))

@@ -2,7 +2,7 @@ import MyPassKDBX
 
 /// A deterministic XOR keystream (64-bit LCG) standing in for the inner random stream, counting
 /// the bytes it gave out.
-struct TestKeystream: ProtectedValueStream {
+struct LCGTestKeystream: ProtectedValueStream {
     var state: UInt64
     var consumed = 0
 
@@ -18,7 +18,7 @@ struct TestKeystream: ProtectedValueStream {
 }
 
 /// The null inner stream (InnerStreamAlgorithm.none): protected values are in clear base64.
-struct NullStream: ProtectedValueStream {
+struct ClearTestStream: ProtectedValueStream {
     mutating func apply(to bytes: inout [UInt8]) {}
 }
 
@@ -31,12 +31,12 @@ func readBody(_ xml: String, version: KDBXVersion = .v4_0, pool: [BinaryPoolItem
 /// Reads a whole XML body with the null stream.
 func readBody(_ xml: String, version: KDBXVersion = .v4_0, pool: [BinaryPoolItem] = [],
               limits: VaultXMLLimits = VaultXMLLimits()) throws -> VaultBody {
-    var stream = NullStream()
+    var stream = ClearTestStream()
     return try readBody(xml, version: version, pool: pool, stream: &stream, limits: limits)
 }
 
 /// Wraps group XML in a minimal KeePassFile document.
-func document(root: String, meta: String = "") -> String {
+func keePassDocument(root: String, meta: String = "") -> String {
     """
     <?xml version="1.0" encoding="utf-8" standalone="yes"?>
     <KeePassFile><Meta>\(meta)</Meta><Root>\(root)</Root></KeePassFile>
@@ -44,14 +44,14 @@ func document(root: String, meta: String = "") -> String {
 }
 
 /// The base64 of `text`'s UTF-8 bytes XORed with the next bytes of `stream` (as a writer masks).
-func masked(_ text: String, _ stream: inout TestKeystream) -> String {
+func maskedValue(_ text: String, _ stream: inout LCGTestKeystream) -> String {
     var bytes = Array(text.utf8)
     stream.apply(to: &bytes)
-    return base64(bytes)
+    return referenceBase64(bytes)
 }
 
 /// Standard base64 with padding (test-side reference, independent of MyPassBytes).
-func base64(_ bytes: [UInt8]) -> String {
+func referenceBase64(_ bytes: [UInt8]) -> String {
     let table = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
     var out = ""
     var i = 0

@@ -36,13 +36,13 @@ struct XMLBodyLargeTests {
         let vault = Self.largeVault()
         let pool = BinaryPool(vault: vault)
         #expect(pool.items.count == 200)
-        var write = TestKeystream(seed: 11)
+        var write = LCGTestKeystream(seed: 11)
         let clock = ContinuousClock()
         var xml: [UInt8] = []
         let writeTime = clock.measure {
             xml = VaultXMLWriter.write(vault, version: .v4_0, stream: &write, binaryPool: pool)
         }
-        var read = TestKeystream(seed: 11)
+        var read = LCGTestKeystream(seed: 11)
         var body: VaultBody?
         let readTime = try clock.measure {
             body = try VaultXMLReader.read(xml, version: .v4_0, binaryPool: pool.items, stream: &read)

@@ -10,15 +10,15 @@ struct XMLBodyReaderTests {
     static let groupUUID = "twIk1U4vUUaR6tw4ADVA9Q=="
 
     /// An entry whose protected values, including one inside an unknown element, are masked in
-    /// document order with a TestKeystream seeded 42; returns the XML and the bytes consumed.
+    /// document order with a LCGTestKeystream seeded 42; returns the XML and the bytes consumed.
     static func maskedDocument() -> (String, Int) {
-        var s = TestKeystream(seed: 42)
-        let password = masked("pässwörd-🔒", &s)
-        let unknownSecret = masked("hidden in unknown", &s)
-        let empty = masked("", &s)
-        let pin = masked("0000", &s)
-        let history = masked("old-pass", &s)
-        let xml = document(root: """
+        var s = LCGTestKeystream(seed: 42)
+        let password = maskedValue("pässwörd-🔒", &s)
+        let unknownSecret = maskedValue("hidden in unknown", &s)
+        let empty = maskedValue("", &s)
+        let pin = maskedValue("0000", &s)
+        let history = maskedValue("old-pass", &s)
+        let xml = keePassDocument(root: """
             <Group><UUID>\(groupUUID)</UUID><Name>Root</Name>
             <Entry><UUID>\(entryUUID)</UUID>
             <String><Key>Password</Key><Value Protected="True">\(password)</Value></String>
@@ -38,7 +38,7 @@ struct XMLBodyReaderTests {
     @Test("Protected values are unmasked in document order, inside unknown elements too")
     func protectedDocumentOrder() throws {
         let (xml, consumed) = Self.maskedDocument()
-        var stream = TestKeystream(seed: 42)
+        var stream = LCGTestKeystream(seed: 42)
         let body = try readBody(xml, stream: &stream)
         #expect(stream.consumed == consumed)
         let entry = try #require(body.root.entries.first)
@@ -62,10 +62,10 @@ struct XMLBodyReaderTests {
     @Test("Any chunking gives the same body")
     func chunked() throws {
         let (xml, _) = Self.maskedDocument()
-        var whole = TestKeystream(seed: 42)
+        var whole = LCGTestKeystream(seed: 42)
         let expected = try readBody(xml, stream: &whole)
         for seed in [1, 7, 99] as [UInt64] {
-            var stream = TestKeystream(seed: 42)
+            var stream = LCGTestKeystream(seed: 42)
             var reader = VaultXMLReader(version: .v4_0)
             for piece in randomSplits(Array(xml.utf8), seed: seed, maxPiece: 13) {
                 try reader.feed(piece, stream: &stream)
@@ -76,7 +76,7 @@ struct XMLBodyReaderTests {
 
     @Test("Lenient values: empty booleans, tri-states, UUIDs, times of any form")
     func leniency() throws {
-        let xml = document(root: """
+        let xml = keePassDocument(root: """
             <Group><UUID></UUID><Name>R</Name><IsExpanded></IsExpanded>
             <EnableAutoType></EnableAutoType><EnableSearching>maybe</EnableSearching>
             <Times><CreationTime>2026-11-29T23:03:31.25+01:00</CreationTime><LastModificationTime>AQ==</LastModificationTime>
@@ -104,21 +104,21 @@ struct XMLBodyReaderTests {
 
     @Test("Attachments: pool references, inline values, missing references dropped")
     func attachments() throws {
-        var s = TestKeystream(seed: 5)
+        var s = LCGTestKeystream(seed: 5)
         var secret: [UInt8] = [9, 8, 7]
         s.apply(to: &secret)
-        let xml = document(root: """
+        let xml = keePassDocument(root: """
             <Group><UUID>\(Self.groupUUID)</UUID><Name>R</Name>
             <Entry><UUID>\(Self.entryUUID)</UUID>
             <Binary><Key>a.txt</Key><Value Ref="1"/></Binary>
             <Binary><Key>gone</Key><Value Ref="7"/></Binary>
             <Binary><Key>inline</Key><Value>aGk=</Value></Binary>
-            <Binary><Key>secret</Key><Value Protected="True">\(base64(secret))</Value></Binary>
+            <Binary><Key>secret</Key><Value Protected="True">\(referenceBase64(secret))</Value></Binary>
             <Binary><Key>dup</Key><Value Ref="0">ignored text</Value></Binary>
             <String><Key>Title</Key><Value>kept</Value></String>
             </Entry></Group>
             """)
-        var stream = TestKeystream(seed: 5)
+        var stream = LCGTestKeystream(seed: 5)
         let pool = [BinaryPoolItem(data: [1, 2, 3], isProtected: false), BinaryPoolItem(data: Array("hello".utf8), isProtected: true)]
         let entry = try #require(try readBody(xml, pool: pool, stream: &stream).root.entries.first)
         #expect(entry.title == "kept")
@@ -140,7 +140,7 @@ struct XMLBodyReaderTests {
             <CustomData><Item><Key>k</Key><Value>v</Value><LastModificationTime>M5ie4g4AAAA=</LastModificationTime></Item></CustomData>
             <FutureSetting>1</FutureSetting>
             """
-        let xml = document(root: """
+        let xml = keePassDocument(root: """
             <Group><UUID>\(Self.groupUUID)</UUID><Name>R</Name><Tags>a;b</Tags><PreviousParentGroup>\(Self.entryUUID)</PreviousParentGroup></Group>
             <DeletedObjects><DeletedObject><UUID>\(Self.entryUUID)</UUID><DeletionTime>2026-03-14T15:09:26Z</DeletionTime></DeletedObject></DeletedObjects>
             """, meta: meta)
@@ -182,21 +182,21 @@ struct XMLBodyReaderTests {
     func limits() {
         let nested = String(repeating: "<Group><Name>g</Name>", count: 12) + String(repeating: "</Group>", count: 12)
         #expect(throws: KDBXError(.limitExceeded)) {
-            _ = try readBody(document(root: nested), limits: VaultXMLLimits(maxGroupDepth: 10))
+            _ = try readBody(keePassDocument(root: nested), limits: VaultXMLLimits(maxGroupDepth: 10))
         }
         #expect(throws: Never.self) {
-            _ = try readBody(document(root: nested), limits: VaultXMLLimits(maxGroupDepth: 11))
+            _ = try readBody(keePassDocument(root: nested), limits: VaultXMLLimits(maxGroupDepth: 11))
         }
         let fields = "<Group><Entry>" + (0..<5).map { "<String><Key>k\($0)</Key><Value>v</Value></String>" }.joined() + "</Entry></Group>"
         #expect(throws: KDBXError(.limitExceeded)) {
-            _ = try readBody(document(root: fields), limits: VaultXMLLimits(maxFieldsPerEntry: 4))
+            _ = try readBody(keePassDocument(root: fields), limits: VaultXMLLimits(maxFieldsPerEntry: 4))
         }
         let entries = "<Group>" + String(repeating: "<Entry/>", count: 4) + "</Group>"
         #expect(throws: KDBXError(.limitExceeded)) {
-            _ = try readBody(document(root: entries), limits: VaultXMLLimits(maxEntries: 3))
+            _ = try readBody(keePassDocument(root: entries), limits: VaultXMLLimits(maxEntries: 3))
         }
         #expect(throws: KDBXError(.limitExceeded)) {
-            _ = try readBody(document(root: nested), limits: VaultXMLLimits(xml: XMLLimits(maxDepth: 8)))
+            _ = try readBody(keePassDocument(root: nested), limits: VaultXMLLimits(xml: XMLLimits(maxDepth: 8)))
         }
     }
 }
@@ -222,7 +222,7 @@ struct XMLBodyHostileInputTests {
                     bytes[next() % bytes.count] = interesting[next() % interesting.count]
                 }
             }
-            var stream = TestKeystream(seed: UInt64(round))
+            var stream = LCGTestKeystream(seed: UInt64(round))
             do {
                 _ = try VaultXMLReader.read(bytes, version: .v4_0, stream: &stream)
                 outcomes.read += 1

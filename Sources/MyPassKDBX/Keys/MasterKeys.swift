@@ -56,7 +56,9 @@ public struct MasterKeys: Sendable, CustomStringConvertible {
                 throw KDBXError(.corruptedFile, "AES-KDF seed must be 32 bytes", location: "KDF parameter S")
             }
             do {
-                output = try AESKDF.transform(key: raw, seed: kdf.seed, rounds: rounds)
+                var transformed = try AESKDF.transformRaw(key: raw, seed: kdf.seed, rounds: rounds)
+                output = SHA256.hash(transformed)
+                wipe(&transformed)
             } catch {
                 throw KDBXError(.unsupported, "AES-KDF refused its parameters", location: "KDF parameters")
             }
