@@ -1,0 +1,128 @@
+import Foundation
+import MyPassBytes
+import MyPassCrypto
+
+/// `mypass-bench kdf argon2d|argon2id|aes`: times one KDF and optionally prints the derived key.
+enum KDFCommand {
+    static let usage = """
+    USAGE: mypass-bench kdf argon2d|argon2id [--memory SIZE] [--iterations N] [--parallelism N]
+                            [--version 19|16] [--salt-hex HEX] [--length N]
+                            [--password TEXT | --password-hex HEX] [--runs N] [--show-key] [--compare] [--json]
+           mypass-bench kdf aes [--rounds N] [--seed-hex HEX] [--password TEXT | --password-hex HEX]
+                            [--runs N] [--show-key] [--compare] [--json]
+
+      Argon2: the raw password bytes go in, as the argon2 CLI takes them. SIZE is bytes, or with a
+      unit (64MiB, 65536KiB); default 64MiB, 2 iterations, parallelism 2, version 19 (KeePass's default).
+      AES-KDF: the 32-byte key goes in (--password-hex, 64 hex digits; --password TEXT uses the
+      composite key KeePass makes of that password alone, SHA-256(SHA-256(TEXT))). Default 60,000 rounds.
+      --show-key prints the derived key in lowercase hex on the first line of stdout.
+      --compare times Debian's argon2 CLI (Argon2) or OpenSSL's software AES (AES-KDF) in the same run.
+    """
+
+    static func run(_ args: inout BenchArguments) throws {
+        guard let kind = args.positionals.dropFirst().first else { throw BenchError.usage("kdf needs argon2d, argon2id or aes") }
+        let json = args.flag("json"), compare = args.flag("compare"), showKey = args.flag("show-key")
+        let runs: Int = try args.integer("runs", default: 3)
+        switch kind {
+        case "argon2d", "argon2id":
+            try argon2(kind: kind, args: &args, runs: runs, json: json, compare: compare, showKey: showKey)
+        case "aes":
+            try aes(args: &args, runs: runs, json: json, compare: compare, showKey: showKey)
+        default:
+            throw BenchError.usage("unknown KDF '\(kind)' (argon2d, argon2id or aes)")
+        }
+    }
+
+    static func passwordBytes(_ args: inout BenchArguments) throws(BenchError) -> [UInt8] {
+        if let hex = args.value("password-hex") {
+            guard let bytes = [UInt8](hex: hex) else { throw BenchError.usage("--password-hex is not hex") }
+            return bytes
+        }
+        return Array((args.value("password") ?? "password").utf8)
+    }
+
+    static func argon2(kind: String, args: inout BenchArguments, runs: Int, json: Bool, compare: Bool, showKey: Bool) throws {
+        let memoryBytes = try parseMemory(args.value("memory") ?? "64MiB")
+        let iterations: UInt32 = try args.integer("iterations", default: 2)
+        let parallelism: UInt32 = try args.integer("parallelism", default: 2)
+        let versionNumber: Int = try args.integer("version", default: 19)
+        let length: Int = try args.integer("length", default: 32)
+        let saltText = "mypass-bench-salt"
+        var salt = Array(saltText.utf8)
+        if let hex = args.value("salt-hex") {
+            guard let bytes = [UInt8](hex: hex) else { throw BenchError.usage("--salt-hex is not hex") }
+            salt = bytes
+        }
+        let password = try passwordBytes(&args)
+        try args.checkAllConsumed()
+        guard versionNumber == 19 || versionNumber == 16 else { throw BenchError.usage("--version is 19 or 16") }
+        guard memoryBytes % 1024 == 0, memoryBytes / 1024 <= UInt64(UInt32.max) else {
+            throw BenchError.usage("--memory must be a whole number of KiB")
+        }
+        let parameters = Argon2.Parameters(
+            variant: kind == "argon2d" ? .argon2d : .argon2id, version: versionNumber == 19 ? 0x13 : 0x10,
+            memoryKiB: UInt32(memoryBytes / 1024), iterations: iterations, parallelism: parallelism,
+            salt: salt, outputByteCount: length)
+        var key: [UInt8] = []
+        Progress.say("\(kind) \(memoryBytes / 1024) KiB, \(iterations) iterations, \(parallelism) lanes, \(runs) runs")
+        let seconds = try Timing.median(runs: runs, warmUp: false) {
+            key = try Argon2.deriveKey(password: password, parameters: parameters, memoryLimitBytes: 16 << 30)
+        }
+        if showKey { print(key.hexString) }
+        var report = Report(title: "\(kind): m=\(memoryBytes / 1024) KiB t=\(iterations) p=\(parallelism) v=\(versionNumber)")
+        var row = Measurement(name: "\(kind) derive", value: seconds, unit: "s", higherIsBetter: false)
+        if compare {
+            if let tool = ReferenceTools.find("argon2"), let saltString = String(validating: salt, as: UTF8.self) {
+                Progress.say("argon2 CLI, \(runs) runs")
+                let toolArguments = [saltString, kind == "argon2d" ? "-d" : "-id", "-t", String(iterations),
+                                     "-k", String(memoryBytes / 1024), "-p", String(parallelism), "-l", String(length),
+                                     "-v", versionNumber == 19 ? "13" : "10", "-r"]
+                let reference = try ReferenceTools.medianSeconds(runs: runs, tool, toolArguments, input: password)
+                let output = try ReferenceTools.run(tool, toolArguments, input: password)
+                let agrees = output.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == key.hexString
+                row.reference = ("argon2 CLI", reference)
+                row.note = agrees ? "same key" : "KEY DIFFERS"
+            } else {
+                report.missingTools.append("argon2 (Debian package argon2; needs a UTF-8 salt)")
+            }
+        }
+        report.rows.append(row)
+        if !(showKey && !json && !compare) || json { report.print(json: json) }
+    }
+
+    static func aes(args: inout BenchArguments, runs: Int, json: Bool, compare: Bool, showKey: Bool) throws {
+        let rounds: UInt64 = try args.integer("rounds", default: 60_000)
+        var seed = [UInt8](repeating: 0x5A, count: 32)
+        if let hex = args.value("seed-hex") {
+            guard let bytes = [UInt8](hex: hex), bytes.count == 32 else { throw BenchError.usage("--seed-hex takes 32 bytes") }
+            seed = bytes
+        }
+        var key: [UInt8]
+        if let hex = args.value("password-hex") {
+            guard let bytes = [UInt8](hex: hex), bytes.count == 32 else { throw BenchError.usage("--password-hex takes 32 bytes for AES-KDF") }
+            key = bytes
+        } else {
+            key = SHA256.hash(SHA256.hash(Array((args.value("password") ?? "password").utf8)))
+        }
+        try args.checkAllConsumed()
+        var derived: [UInt8] = []
+        Progress.say("AES-KDF \(rounds) rounds, \(runs) runs")
+        let seconds = try Timing.median(runs: runs, warmUp: false) {
+            derived = try AESKDF.transform(key: key, seed: seed, rounds: rounds)
+        }
+        if showKey { print(derived.hexString) }
+        var report = Report(title: "AES-KDF: \(rounds) rounds")
+        var row = Measurement(name: "AES-KDF rounds per second", value: Double(rounds) / seconds, unit: "rounds/s", higherIsBetter: true)
+        if compare {
+            if let bytesPerSecond = try ReferenceTools.opensslSpeed("aes-256-ecb", mask: .noAESNI) {
+                // One AES-KDF round encrypts two 16-byte blocks.
+                row.reference = ("OpenSSL aes-256-ecb, AES-NI off", bytesPerSecond / 32)
+            } else {
+                report.missingTools.append("openssl")
+            }
+        }
+        report.rows.append(row)
+        report.extra["seconds"] = String(format: "%.4f", seconds)
+        if !(showKey && !json && !compare) || json { report.print(json: json) }
+    }
+}
