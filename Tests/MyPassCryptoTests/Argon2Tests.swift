@@ -1,11 +1,12 @@
 import Foundation
+import MyPassBytes
 import MyPassCrypto
 import MyPassTestSupport
 import Testing
 
 /// Parses one reference `genkat` file (`kats/argon2d` ...): the parameter lines at the top and the
 /// final `Tag` line; the per-pass block dumps in between are not used.
-struct ReferenceKAT {
+private struct ReferenceKAT {
     var parameters: Argon2.Parameters
     var password: [UInt8]
     var tag: [UInt8]
@@ -65,7 +66,7 @@ struct Argon2Tests {
 
     @Test(arguments: [("pyca-argon2d.txt", Argon2.Variant.argon2d), ("pyca-argon2i.txt", .argon2i), ("pyca-argon2id.txt", .argon2id)])
     func pyca(file: String, variant: Argon2.Variant) throws {
-        let records = try responseRecords("argon2/" + file).filter { $0["output"] != nil }
+        let records = try hashResponseRecords("argon2/" + file).filter { $0["output"] != nil }
         #expect(records.count >= 4)
         for record in records {
             let parameters = Argon2.Parameters(
@@ -80,7 +81,7 @@ struct Argon2Tests {
 
     /// Botan's vectors (Go x/crypto generated): many shapes, outputs longer than 64 bytes (H').
     @Test func botan() throws {
-        let records = try responseRecords("argon2/botan-argon2.vec").filter { $0["Output"] != nil }
+        let records = try hashResponseRecords("argon2/botan-argon2.vec").filter { $0["Output"] != nil }
         #expect(records.count == 357)
         for (index, record) in records.enumerated() {
             let variant: Argon2.Variant =

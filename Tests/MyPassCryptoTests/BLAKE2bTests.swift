@@ -1,10 +1,11 @@
+import MyPassBytes
 import MyPassCrypto
 import MyPassTestSupport
 import Testing
 
 /// Hashes `message` one-shot (when unkeyed), as an offset slice and in random pieces; all ways must
 /// agree. Returns the digest.
-func blake2bAllWays(_ message: [UInt8], key: [UInt8] = [], outputByteCount: Int = 64, seed: UInt64) throws -> [UInt8] {
+private func blake2bAllWays(_ message: [UInt8], key: [UInt8] = [], outputByteCount: Int = 64, seed: UInt64) throws -> [UInt8] {
     var whole = try BLAKE2b(outputByteCount: outputByteCount, key: key)
     whole.update(message)
     let digest = whole.finalize()
@@ -46,7 +47,7 @@ struct BLAKE2bTests {
     }
 
     @Test func pycaUnkeyed() throws {
-        let records = try responseRecords("blake2b/pyca-blake2b.txt").filter { $0["MD"] != nil }
+        let records = try hashResponseRecords("blake2b/pyca-blake2b.txt").filter { $0["MD"] != nil }
         #expect(records.count == 7)
         for (index, record) in records.enumerated() {
             let message = Array(record.bytes("Msg").prefix(record.int("Len") / 8))
@@ -56,7 +57,7 @@ struct BLAKE2bTests {
 
     /// Botan (libsodium-generated) BLAKE2b-256/384/512 of messages of many lengths.
     @Test func botanUnkeyed() throws {
-        let records = try responseRecords("blake2b/botan-blake2b.vec").filter { $0["Out"] != nil }
+        let records = try hashResponseRecords("blake2b/botan-blake2b.vec").filter { $0["Out"] != nil }
         #expect(records.count == 771)
         for (index, record) in records.enumerated() {
             let bits = Int(record.section.dropFirst("BLAKE2b(".count).dropLast())!

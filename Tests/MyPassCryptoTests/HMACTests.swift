@@ -6,7 +6,7 @@ import Testing
 
 /// MACs `message` under `key` one-shot, from a SecureBytes key, as an offset slice and in random
 /// pieces; all must agree. Returns the one-shot tag.
-func macAllWays<H: HashFunction>(_: H.Type, key: [UInt8], message: [UInt8], seed: UInt64) -> [UInt8] {
+private func macAllWays<H: HashFunction>(_: H.Type, key: [UInt8], message: [UInt8], seed: UInt64) -> [UInt8] {
     let whole = HMAC<H>.authenticationCode(for: message, key: key)
     var secureKeyed = HMAC<H>(key: SecureBytes(key))
     secureKeyed.update(offsetSlice(message))
@@ -20,7 +20,7 @@ func macAllWays<H: HashFunction>(_: H.Type, key: [UInt8], message: [UInt8], seed
     return whole
 }
 
-func checkNISTSection<H: HashFunction>(_ type: H.Type, _ section: String, records: [ResponseRecord]) -> Int {
+private func checkNISTSection<H: HashFunction>(_ type: H.Type, _ section: String, records: [HashResponseRecord]) -> Int {
     let selected = records.filter { $0.section == section && $0["Mac"] != nil }
     for (index, record) in selected.enumerated() {
         let key = record.bytes("Key")
@@ -32,7 +32,7 @@ func checkNISTSection<H: HashFunction>(_ type: H.Type, _ section: String, record
     return selected.count
 }
 
-func checkWycheproof<H: HashFunction>(_ type: H.Type, _ path: String) throws -> Int {
+private func checkWycheproof<H: HashFunction>(_ type: H.Type, _ path: String) throws -> Int {
     let json = try JSONSerialization.jsonObject(with: Data(try TestVectors.bytes(path))) as! [String: Any]
     var checked = 0
     for group in json["testGroups"] as! [[String: Any]] {
@@ -52,7 +52,7 @@ func checkWycheproof<H: HashFunction>(_ type: H.Type, _ path: String) throws -> 
 @Suite("HMAC against NIST HMACVS, RFC 4231 and Wycheproof")
 struct HMACTests {
     @Test func nistHMACVS() throws {
-        let records = try responseRecords("hmac/HMAC.rsp")
+        let records = try hashResponseRecords("hmac/HMAC.rsp")
         #expect(checkNISTSection(SHA1.self, "L=20", records: records) == 300)
         #expect(checkNISTSection(SHA256.self, "L=32", records: records) == 225)
         #expect(checkNISTSection(SHA512.self, "L=64", records: records) == 375)
@@ -60,7 +60,7 @@ struct HMACTests {
 
     @Test func rfc4231() throws {
         for (file, type) in [("hmac/rfc-4231-sha256.txt", 256), ("hmac/rfc-4231-sha512.txt", 512)] {
-            let records = try responseRecords(file).filter { $0["MD"] != nil }
+            let records = try hashResponseRecords(file).filter { $0["MD"] != nil }
             #expect(records.count == 6)
             for (index, record) in records.enumerated() {
                 let key = record.bytes("Key"), message = record.bytes("Msg")

@@ -1,10 +1,11 @@
+import MyPassBytes
 import MyPassCrypto
 import MyPassTestSupport
 import Testing
 
 /// Hashes `message` one-shot, as an offset slice, and incrementally in random pieces; all three
 /// must agree (the one-shot value is returned for comparison with the vector).
-func hashAllWays<H: HashFunction>(_: H.Type, _ message: [UInt8], seed: UInt64) -> [UInt8] {
+private func hashAllWays<H: HashFunction>(_: H.Type, _ message: [UInt8], seed: UInt64) -> [UInt8] {
     let whole = H.hash(message)
     let slice = H.hash(offsetSlice(message))
     var incremental = H()
@@ -20,8 +21,8 @@ func hashAllWays<H: HashFunction>(_: H.Type, _ message: [UInt8], seed: UInt64) -
 }
 
 /// The NIST SHAVS message tests: `Len` is in bits; the `Len = 0` record has `Msg = 00`, ignored.
-func checkMessageFile<H: HashFunction>(_ type: H.Type, _ path: String) throws -> Int {
-    let records = try responseRecords(path).filter { $0["Len"] != nil }
+private func checkMessageFile<H: HashFunction>(_ type: H.Type, _ path: String) throws -> Int {
+    let records = try hashResponseRecords(path).filter { $0["Len"] != nil }
     for (index, record) in records.enumerated() {
         let message = Array(record.bytes("Msg").prefix(record.int("Len") / 8))
         let digest = hashAllWays(type, message, seed: UInt64(index + 1))
@@ -31,8 +32,8 @@ func checkMessageFile<H: HashFunction>(_ type: H.Type, _ path: String) throws ->
 }
 
 /// The SHAVS Monte Carlo test (SHAVS §6.4): 100 checkpoints of 1000 chained hashes.
-func checkMonteFile<H: HashFunction>(_: H.Type, _ path: String) throws -> Int {
-    let records = try responseRecords(path)
+private func checkMonteFile<H: HashFunction>(_: H.Type, _ path: String) throws -> Int {
+    let records = try hashResponseRecords(path)
     var seed = records.first { $0["Seed"] != nil }!.bytes("Seed")
     var checked = 0
     for record in records where record["MD"] != nil {
@@ -49,10 +50,6 @@ func checkMonteFile<H: HashFunction>(_: H.Type, _ path: String) throws -> Int {
         checked += 1
     }
     return checked
-}
-
-extension Array where Element == UInt8 {
-    var hexString: String { MyPassTestSupport.hexString(self) }
 }
 
 @Suite("SHA-1, SHA-256, SHA-512 against NIST SHAVS")

@@ -3,7 +3,7 @@ import MyPassTestSupport
 
 /// One record of a NIST CAVP-style response file (`key = value` lines separated by blank lines),
 /// with the `[section]` it appeared under. The pyca text files use the same shape.
-struct ResponseRecord {
+struct HashResponseRecord {
     var section: String
     var fields: [String: String]
 
@@ -17,13 +17,13 @@ struct ResponseRecord {
 }
 
 /// Parses a CAVP `.rsp` (or pyca NIST-like) file into records; `#` comments are skipped.
-func responseRecords(_ path: String) throws -> [ResponseRecord] {
+func hashResponseRecords(_ path: String) throws -> [HashResponseRecord] {
     let text = try TestVectors.text(path)
-    var records: [ResponseRecord] = []
+    var records: [HashResponseRecord] = []
     var section = ""
     var current: [String: String] = [:]
     func flush() {
-        if !current.isEmpty { records.append(ResponseRecord(section: section, fields: current)) }
+        if !current.isEmpty { records.append(HashResponseRecord(section: section, fields: current)) }
         current = [:]
     }
     for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {

@@ -28,14 +28,17 @@ private let sha512RoundConstants: [UInt64] = [
 private func rotateRight(_ x: UInt64, _ n: UInt64) -> UInt64 { (x &>> n) | (x &<< (64 &- n)) }
 
 /// One SHA-512 round (FIPS 180-4 §6.4.2 step 3) with the variables renamed instead of shifted:
-/// `d` receives the new `e` and `h` the new `a`.
+/// `d` receives the new `e` and `h` the new `a`. `bc` holds b ^ c on entry and a ^ b on exit,
+/// which is the next round's b ^ c, so Maj(a, b, c) = b ^ ((a ^ b) & (b ^ c)) costs three operations.
 @inline(__always)
 private func round(
     _ a: UInt64, _ b: UInt64, _ c: UInt64, _ d: inout UInt64,
-    _ e: UInt64, _ f: UInt64, _ g: UInt64, _ h: inout UInt64, _ kw: UInt64
+    _ e: UInt64, _ f: UInt64, _ g: UInt64, _ h: inout UInt64, _ kw: UInt64, _ bc: inout UInt64
 ) {
     let t1 = h &+ (rotateRight(e, 14) ^ rotateRight(e, 18) ^ rotateRight(e, 41)) &+ (g ^ (e & (f ^ g))) &+ kw
-    let t2 = (rotateRight(a, 28) ^ rotateRight(a, 34) ^ rotateRight(a, 39)) &+ ((a & b) | (c & (a | b)))
+    let ab = a ^ b
+    let t2 = (rotateRight(a, 28) ^ rotateRight(a, 34) ^ rotateRight(a, 39)) &+ (b ^ (ab & bc))
+    bc = ab
     d = d &+ t1
     h = t1 &+ t2
 }
@@ -58,17 +61,19 @@ extension SHA512 {
                         let s1 = rotateRight(y, 19) ^ rotateRight(y, 61) ^ (y &>> 6)
                         w[t] = w[t - 16] &+ s0 &+ w[t - 7] &+ s1
                     }
+                    for t in 0..<80 { w[t] &+= k[t] }
                     var a = h0, b = h1, c = h2, d = h3, e = h4, f = h5, g = h6, h = h7
+                    var bc = b ^ c
                     var t = 0
                     while t < 80 {
-                        round(a, b, c, &d, e, f, g, &h, k[t] &+ w[t])
-                        round(h, a, b, &c, d, e, f, &g, k[t + 1] &+ w[t + 1])
-                        round(g, h, a, &b, c, d, e, &f, k[t + 2] &+ w[t + 2])
-                        round(f, g, h, &a, b, c, d, &e, k[t + 3] &+ w[t + 3])
-                        round(e, f, g, &h, a, b, c, &d, k[t + 4] &+ w[t + 4])
-                        round(d, e, f, &g, h, a, b, &c, k[t + 5] &+ w[t + 5])
-                        round(c, d, e, &f, g, h, a, &b, k[t + 6] &+ w[t + 6])
-                        round(b, c, d, &e, f, g, h, &a, k[t + 7] &+ w[t + 7])
+                        round(a, b, c, &d, e, f, g, &h, w[t], &bc)
+                        round(h, a, b, &c, d, e, f, &g, w[t + 1], &bc)
+                        round(g, h, a, &b, c, d, e, &f, w[t + 2], &bc)
+                        round(f, g, h, &a, b, c, d, &e, w[t + 3], &bc)
+                        round(e, f, g, &h, a, b, c, &d, w[t + 4], &bc)
+                        round(d, e, f, &g, h, a, b, &c, w[t + 5], &bc)
+                        round(c, d, e, &f, g, h, a, &b, w[t + 6], &bc)
+                        round(b, c, d, &e, f, g, h, &a, w[t + 7], &bc)
                         t += 8
                     }
                     h0 &+= a; h1 &+= b; h2 &+= c; h3 &+= d; h4 &+= e; h5 &+= f; h6 &+= g; h7 &+= h
