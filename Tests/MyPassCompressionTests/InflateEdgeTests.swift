@@ -49,4 +49,59 @@ struct InflateEdgeTests {
         #expect(try inflate(flushed, format: .raw) == expected)
         #expect(try inflate(randomSplits(flushed, seed: 4, maxPiece: 13), format: .raw) == expected)
     }
+
+    /// Lengths of a complete prefix code over `count` symbols (`count` ≥ 2): with k = ⌈log2 count⌉,
+    /// 2^k − count codes of k − 1 bits and the rest of k bits.
+    static func completeLengths(_ count: Int) -> [Int] {
+        var k = 1
+        while 1 << k < count { k += 1 }
+        let short = (1 << k) - count
+        return (0..<count).map { $0 < short ? k - 1 : k }
+    }
+
+    /// Canonical codes (RFC 1951 §3.2.2) for `lengths`.
+    static func canonicalCodes(_ lengths: [Int]) -> [Int] {
+        var counts = [Int](repeating: 0, count: 16)
+        for l in lengths where l > 0 { counts[l] += 1 }
+        var next = [Int](repeating: 0, count: 16)
+        var code = 0
+        for bits in 1..<16 {
+            code = (code + counts[bits - 1]) << 1
+            next[bits] = code
+        }
+        return lengths.map { l in
+            guard l > 0 else { return 0 }
+            defer { next[l] += 1 }
+            return next[l]
+        }
+    }
+
+    @Test("Dynamic headers with HCLEN 4...19: every prefix of the permuted code length order carries lengths",
+          arguments: 4...19)
+    func codeLengthOrder(_ hclen: Int) throws {
+        let order = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15]
+        let used = Array(order.prefix(hclen))
+        var clLengths = [Int](repeating: 0, count: 19)
+        for (symbol, length) in zip(used, Self.completeLengths(hclen)) { clLengths[symbol] = length }
+        let clCodes = Self.canonicalCodes(clLengths)
+        var b = TestBits()
+        b.dynamicHeader(hlit: 257, hdist: 1, codeLengthLengths: Dictionary(uniqueKeysWithValues: used.map { ($0, clLengths[$0]) }))
+        func send(_ symbol: Int) { b.code(clCodes[symbol], clLengths[symbol]) }
+        if hclen == 4 {
+            // Only 0, 16, 17, 18 exist: every length is zero, so end-of-block has no code.
+            send(18); b.put(138 - 11, 7); send(18); b.put(119 - 11, 7); send(0)
+            #expect(throws: CompressionError(.invalidCodeLengths)) { try inflate(b.finished, format: .raw) }
+            return
+        }
+        // Literals 0...254 and end-of-block with 8 bits (256 codes: complete), literal 255 none,
+        // no distance codes: 8, 42 × (16, repeat 6), 8, 8, 0, 8, 0.
+        send(8)
+        for _ in 0..<42 { send(16); b.put(3, 2) }
+        send(8); send(8); send(0); send(8); send(0)
+        let text = Array("Hello, HCLEN \(hclen)".utf8)
+        for byte in text { b.code(Int(byte), 8) }  // canonical: literal n has code n
+        b.code(255, 8)                              // end-of-block is the 256th code
+        #expect(try inflate(b.finished, format: .raw) == text)
+        #expect(try inflate(randomSplits(b.finished, seed: UInt64(hclen), maxPiece: 2), format: .raw) == text)
+    }
 }

@@ -25,10 +25,11 @@ struct BitCursor {
         }
     }
 
-    /// Byte-at-a-time refill near the end of the input.
+    /// Byte-at-a-time refill near the end of the input: to at least 56 bits if the input has
+    /// them, and never above 63 (so that `count` always fits the shifts of ``refill()``).
     @inline(__always)
     mutating func refillSlowly() {
-        while count <= 56 && position < end {
+        while count < 56 && position < end {
             bits |= UInt64(input.unsafelyUnwrapped[position]) &<< UInt64(truncatingIfNeeded: count)
             position &+= 1
             count &+= 8
