@@ -59,6 +59,7 @@ public struct XMLError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Errors compare on their code only, so tests can expect a specific code.
     public static func == (lhs: XMLError, rhs: XMLError) -> Bool { lhs.code == rhs.code }
 
+    /// `XML error <code> at line L, column C: <reason>`.
     public var description: String {
         "XML error \(code) at line \(line), column \(column)" + (reason.isEmpty ? "" : ": \(reason)")
     }

@@ -45,6 +45,24 @@ struct ChunkingTests {
         #expect(all.contains(.comment(" head é ")))
     }
 
+    @Test("a 4 MB value fed in 1000-byte chunks arrives whole, in linear time")
+    func largeValueChunked() throws {
+        var base64 = [UInt8]()
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+        for k in 0..<(4 << 20) { base64.append(alphabet[(k &* 2_654_435_761) >> 7 & 63]) }
+        let document = Array("<Binaries><Binary ID=\"0\">".utf8) + base64 + Array("</Binary></Binaries>".utf8)
+        let clock = ContinuousClock()
+        var all: [XMLEvent] = []
+        let elapsed = try clock.measure {
+            all = try events(chunks: stride(from: 0, to: document.count, by: 1000).map {
+                document[$0..<min(document.count, $0 + 1000)]
+            })
+        }
+        #expect(all.count == 5)
+        #expect(all[2] == .text(String(decoding: base64, as: UTF8.self)))
+        #expect(elapsed < .seconds(10))  // quadratic rescanning would take minutes
+    }
+
     @Test("rich-export.xml in random chunks gives the same events as whole")
     func richExportChunked() throws {
         let bytes = try TestVectors.bytes("xml/rich-export.xml")

@@ -87,8 +87,21 @@ struct TokenizerConstructTests {
             end("c"), end("a"),
         ])
         #expect(try events(doc, skipsWhitespaceText: true) == [
-            start("a"), start("b"), .text(" x "), end("b"), start("c"), end("c"), end("a"),
+            start("a"), start("b"), .text(" x "), end("b"), start("c"), .text("\n"), end("c"), end("a"),
         ])
+    }
+
+    @Test("skipsWhitespaceText keeps white space that is an element's whole content, however chunked")
+    func whitespaceValue() throws {
+        let doc = Array("<E>\n\t<V>   </V>\n\t<W>\t</W><X> <!--c--> </X>\n\t<Y/> </E>".utf8)
+        let expected = [
+            start("E"), start("V"), .text("   "), end("V"), start("W"), .text("\t"), end("W"), start("X"),
+            .comment("c"), end("X"), start("Y"), end("Y"), end("E"),
+        ]
+        #expect(try events(bytes: doc, skipsWhitespaceText: true) == expected)
+        for k in 0...doc.count {
+            #expect(try events(chunks: [doc[0..<k], doc[k...]], skipsWhitespaceText: true) == expected, "split \(k)")
+        }
     }
 
     @Test("non-ASCII names and text")

@@ -41,9 +41,14 @@ public struct XMLElementNode: Equatable, Sendable {
 
 /// One node of a captured subtree.
 public indirect enum XMLNode: Equatable, Sendable {
+    /// A child element with its own subtree.
     case element(XMLElementNode)
+    /// Character data, entities resolved (as `XMLEvent.text`).
     case text(String)
+    /// A CDATA section's content (written back as CDATA).
     case cdata(String)
+    /// A comment's content.
     case comment(String)
+    /// A processing instruction.
     case processingInstruction(target: String, data: String)
 }

@@ -113,6 +113,10 @@ extension XMLTokenizer {
         if let lt = findByte(p, ASCII.lessThan, from: start + scanOffset) {
             textEnd = lt
         } else if isFinished {
+            // Text running into the end of input: inside the root that means an unclosed element.
+            if phase == .content {
+                throw error(.unclosedTag, at: end, p, "input ended with <\(openElements.last ?? "")> still open")
+            }
             textEnd = end
         } else {
             scanOffset = end - start
@@ -137,6 +141,21 @@ extension XMLTokenizer {
             return .skipped
         }
         if isWhitespace && skipsWhitespaceText {
+            // Keep white space that is an element's whole content (`<Value> </Value>`: a password
+            // of spaces is data); drop it between elements. That needs the byte after the '<'.
+            if lastEventWasStart {
+                if textEnd + 1 >= end {
+                    if !isFinished {
+                        scanOffset = textEnd - start
+                        return .needMoreInput
+                    }
+                } else if p[textEnd + 1] == ASCII.slash {
+                    let text = try textValue(p, start, textEnd)
+                    markEvent()
+                    consume(to: textEnd, p)
+                    return .event(.text(text))
+                }
+            }
             consume(to: textEnd, p)
             return .skipped
         }
@@ -205,7 +224,7 @@ extension XMLTokenizer {
         var i = nameEnd
         while i < gt && isXMLWhitespace(p[i]) { i += 1 }
         guard i == gt else { throw error(.malformed, at: i, p, "unexpected character in end tag") }
-        guard let open = openElements.last else {
+        guard let open = openElements.popLast() else {
             throw error(.mismatchedTag, at: start, p, "end tag with no open element")
         }
         guard bytesEqual(open, p, start + 2, nameEnd) else {
@@ -213,7 +232,6 @@ extension XMLTokenizer {
                 .mismatchedTag, at: start, p,
                 "</\(makeString(p, start + 2, nameEnd))> does not close <\(open)>")
         }
-        openElements.removeLast()
         if openElements.isEmpty { phase = .epilog }
         markEvent()
         consume(to: gt + 1, p)
@@ -237,156 +255,8 @@ extension XMLTokenizer {
             pendingEndName = name
         } else {
             openElements.append(name)
+            lastEventWasStart = true
         }
         return .event(.startElement(name: name, attributes: attributes))
-    }
-
-    // MARK: - Finding token ends
-
-    /// Finds the `>` ending the start tag at `start`, skipping quoted attribute values; resumes
-    /// where the previous call stopped. Checks limits on the way so that hostile input fails early.
-    mutating func findStartTagEnd(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) throws(XMLError) -> Int? {
-        var i = start + max(1, scanOffset)
-        var quote = scanQuote
-        var attributes = scanAttributes
-        var run = scanRun
-        var unquoted = scanUnquoted
-        let unquotedLimit = (limits.maxAttributes + 1) &* (limits.maxNameBytes &+ 8) &+ 65536
-        while i < end {
-            let c = p[i]
-            if quote != 0 {
-                if c == quote {
-                    quote = 0
-                } else if c == ASCII.lessThan {
-                    throw error(.ltInAttribute, at: i, p, "'<' in an attribute value")
-                } else {
-                    run += 1
-                    if run > limits.maxValueBytes {
-                        throw error(.valueTooLarge, at: start, p, "attribute value longer than \(limits.maxValueBytes) bytes")
-                    }
-                }
-            } else if c == ASCII.greaterThan {
-                return i
-            } else if c == ASCII.quote || c == ASCII.apostrophe {
-                quote = c
-                run = 0
-                attributes += 1
-                if attributes > limits.maxAttributes {
-                    throw error(.tooManyAttributes, at: start, p, "more than \(limits.maxAttributes) attributes")
-                }
-            } else if c == ASCII.lessThan {
-                throw error(.malformed, at: i, p, "'<' inside a tag")
-            } else {
-                unquoted += 1
-                if unquoted > unquotedLimit {
-                    throw error(.nameTooLong, at: start, p, "start tag too long")
-                }
-            }
-            i += 1
-        }
-        scanOffset = i - start
-        scanQuote = quote
-        scanAttributes = attributes
-        scanRun = run
-        scanUnquoted = unquoted
-        return nil
-    }
-
-    /// Finds the 2- or 3-byte terminator `t0 t1 [t2]` (t2 == 0 for two bytes) at or after
-    /// `contentStart`, resuming after the bytes already scanned. Enforces `maxValueBytes`.
-    mutating func findTerminator(
-        _ p: UnsafeBufferPointer<UInt8>, _ start: Int, contentStart: Int, _ t0: UInt8, _ t1: UInt8, _ t2: UInt8
-    ) throws(XMLError) -> Int? {
-        let length = t2 == 0 ? 2 : 3
-        let end = p.count
-        var i = max(contentStart, start + scanOffset)
-        while i + length <= end {
-            if p[i] == t0 && p[i + 1] == t1 && (length == 2 || p[i + 2] == t2) {
-                if i - contentStart > limits.maxValueBytes {
-                    throw error(.valueTooLarge, at: start, p, "value longer than \(limits.maxValueBytes) bytes")
-                }
-                return i
-            }
-            i += 1
-        }
-        scanOffset = max(0, i - start)
-        if i - contentStart > limits.maxValueBytes {
-            throw error(.valueTooLarge, at: start, p, "value longer than \(limits.maxValueBytes) bytes")
-        }
-        return nil
-    }
-
-    /// Index of the first `byte` at or after `from`, or `nil`.
-    @inline(__always)
-    func findByte(_ p: UnsafeBufferPointer<UInt8>, _ byte: UInt8, from: Int) -> Int? {
-        var i = from
-        let end = p.count
-        while i < end {
-            if p[i] == byte { return i }
-            i += 1
-        }
-        return nil
-    }
-
-    // MARK: - Positions
-
-    /// Marks the token at `position` as the position of the event about to be returned.
-    @inline(__always)
-    mutating func markEvent() {
-        line = currentLine
-        column = bufferBase + position - currentLineStart + 1
-    }
-
-    /// Consumes the bytes up to `end`, keeping the line count.
-    mutating func consume(to end: Int, _ p: UnsafeBufferPointer<UInt8>) {
-        var i = position
-        var lines = 0
-        var lastLineFeed = -1
-        while i < end {
-            if p[i] == ASCII.lineFeed {
-                lines += 1
-                lastLineFeed = i
-            }
-            i += 1
-        }
-        if lines > 0 {
-            currentLine += lines
-            currentLineStart = bufferBase + lastLineFeed + 1
-        }
-        position = end
-        scanOffset = 0
-        scanQuote = 0
-        scanAttributes = 0
-        scanRun = 0
-        scanUnquoted = 0
-    }
-
-    /// An error located at buffer index `index` (inside the current token).
-    func error(_ code: XMLError.Code, at index: Int, _ p: UnsafeBufferPointer<UInt8>, _ reason: String) -> XMLError {
-        var line = currentLine
-        var lineStart = currentLineStart
-        var i = position
-        while i < index && i < p.count {
-            if p[i] == ASCII.lineFeed {
-                line += 1
-                lineStart = bufferBase + i + 1
-            }
-            i += 1
-        }
-        return XMLError(code, line: line, column: bufferBase + index - lineStart + 1, reason)
-    }
-
-    /// Whether the UTF-8 of `string` equals `p[start..<end]`.
-    func bytesEqual(_ string: String, _ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
-        var s = string
-        return s.withUTF8 { u in
-            guard u.count == end - start else { return false }
-            var k = 0
-            while k < u.count {
-                if u[k] != p[start + k] { return false }
-                k += 1
-            }
-            return true
-        }
     }
 }

@@ -17,7 +17,7 @@
 ///
 /// Memory: the tokenizer keeps only the bytes of the token being read plus the open element
 /// names; each is bounded by the limits.
-public struct XMLTokenizer {
+public struct XMLTokenizer: Sendable {
     enum Phase { case byteOrderMark, declaration, prolog, content, epilog }
 
     /// What one step of the scanner achieved.
@@ -41,6 +41,8 @@ public struct XMLTokenizer {
     var phase = Phase.byteOrderMark
     var openElements: [String] = []
     var pendingEndName: String?
+    /// Whether the last event was a start tag that is still open (for `skipsWhitespaceText`).
+    var lastEventWasStart = false
     var failure: XMLError?
 
     /// Line number at `position`, and the absolute offset where that line starts.
@@ -57,6 +59,9 @@ public struct XMLTokenizer {
 
     /// Reused output buffer for values that need rewriting (entities, line ends).
     var scratch: [UInt8] = []
+    /// Recently seen names by hash of their bytes, so a document's few element and attribute names
+    /// are turned into Strings once (KeePass files repeat about a hundred names).
+    var nameCache = [String](repeating: "", count: 512)
 
     /// 1-based line of the start of the last event returned (or of the error position after a failure).
     public internal(set) var line = 1
@@ -66,8 +71,10 @@ public struct XMLTokenizer {
     /// Creates a tokenizer.
     /// - Parameters:
     ///   - limits: resource limits, checked as input arrives.
-    ///   - skipsWhitespaceText: when `true`, text events consisting only of XML white space
-    ///     (space, tab, CR, LF; typically the indentation between elements) are not reported.
+    ///   - skipsWhitespaceText: when `true`, text consisting only of XML white space (space, tab,
+    ///     CR, LF) between markup is not reported: the indentation between elements. White space
+    ///     that is the whole content of an element (`<Value>  </Value>`) is still reported, because
+    ///     there it is data (a password of spaces).
     public init(limits: XMLLimits = XMLLimits(), skipsWhitespaceText: Bool = false) {
         self.limits = limits
         self.skipsWhitespaceText = skipsWhitespaceText
@@ -109,7 +116,11 @@ public struct XMLTokenizer {
             pendingEndName = nil
             return .endElement(name: name)
         }
-        let bytes = buffer
+        // Move the buffer out while it is read, so that `self` can be mutated without copying it
+        // and without retaining its storage for every event.
+        var bytes: [UInt8] = []
+        swap(&bytes, &buffer)
+        defer { swap(&bytes, &buffer) }
         do throws(XMLError) {
             return try bytes.withUnsafeBufferPointer { (p) throws(XMLError) -> XMLEvent? in
                 while true {

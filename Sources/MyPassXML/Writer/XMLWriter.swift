@@ -12,7 +12,7 @@
 ///
 /// Output is produced incrementally: `takeOutput()` drains what is ready, `finish()` closes every
 /// open element and drains the rest. Names are written as given (the caller passes valid XML names).
-public struct XMLWriter {
+public struct XMLWriter: Sendable {
     struct Frame {
         var name: String
         var hasChildMarkup = false
@@ -253,15 +253,4 @@ public struct XMLWriter {
             if n > runStart { output.append(contentsOf: UnsafeBufferPointer(rebasing: u[runStart..<n])) }
         }
     }
-}
-
-/// Returns `text` without the characters XML 1.0 §2.2 forbids (U+0000-U+0008, U+000B, U+000C,
-/// U+000E-U+001F, U+FFFE, U+FFFF), which is what `XMLWriter` drops when writing. Swift strings
-/// cannot hold lone surrogates, so those cannot occur.
-public func xmlSanitized(_ text: String) -> String {
-    let isClean = text.unicodeScalars.allSatisfy { isXMLChar($0.value) }
-    if isClean { return text }
-    var scalars = String.UnicodeScalarView()
-    for scalar in text.unicodeScalars where isXMLChar(scalar.value) { scalars.append(scalar) }
-    return String(scalars)
 }
