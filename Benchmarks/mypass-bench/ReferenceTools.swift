@@ -16,79 +16,139 @@ enum ReferenceTools {
         var status: Int32
         var stdout: String
         var stderr: String
+        /// Wall time from spawn to exit.
         var seconds: Double
+        /// User + system CPU time of the process.
+        var cpuSeconds: Double
+        /// ``seconds`` or ``cpuSeconds``, following ``Timing/clock``.
+        var measuredSeconds: Double { Timing.clock == .cpu ? cpuSeconds : seconds }
+        /// Peak resident memory of the process (wait4's ru_maxrss), in bytes.
+        var peakResidentBytes: UInt64
     }
 
-    /// Runs a tool to completion with `input` on stdin and returns its output and wall time.
+    /// Runs a tool to completion with `input` on stdin and returns its output, wall time and peak
+    /// memory. stdin, stdout and stderr go through temporary files (no pipe, so no deadlock and no
+    /// reader thread), and `wait4` gives this one child's resource usage.
     static func run(_ executable: String, _ arguments: [String], input: [UInt8] = [],
-                    environment: [String: String] = [:]) throws -> Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
+                    environment: [String: String] = [:], unsetting: Set<String> = []) throws -> Output {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("mypass-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let inURL = scratch.appendingPathComponent("in"), errURL = scratch.appendingPathComponent("err")
-        try Data(input).write(to: inURL)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let inHandle = try FileHandle(forReadingFrom: inURL), errHandle = try FileHandle(forWritingTo: errURL)
-        defer { try? inHandle.close(); try? errHandle.close() }
-        let outPipe = Pipe()
-        process.standardInput = inHandle
-        process.standardOutput = outPipe
-        process.standardError = errHandle
+        let inPath = scratch.appendingPathComponent("in").path
+        let outPath = scratch.appendingPathComponent("out").path
+        let errPath = scratch.appendingPathComponent("err").path
+        try Data(input).write(to: URL(fileURLWithPath: inPath))
+
+        var env = ProcessInfo.processInfo.environment
+        for (key, value) in environment { env[key] = value }
+        for key in unsetting { env[key] = nil }
+        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for pointer in argv + envp { free(pointer) } }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, inPath, O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+
+        var pid: pid_t = 0
         let start = DispatchTime.now().uptimeNanoseconds
-        try process.run()
-        let out = outPipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+        guard spawned == 0 else { throw BenchError.failure("cannot start \(executable): error \(spawned)") }
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 {
+            guard errno == EINTR else { throw BenchError.failure("wait4 failed for \(executable)") }
+        }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        let err = (try? Data(contentsOf: errURL)) ?? Data()
-        return Output(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-                      stderr: String(decoding: err, as: UTF8.self), seconds: seconds)
+        // Exit code when the child exited normally (WIFEXITED), else 128 + signal like a shell.
+        let exitStatus: Int32 = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        let out = (try? Data(contentsOf: URL(fileURLWithPath: outPath))) ?? Data()
+        let err = (try? Data(contentsOf: URL(fileURLWithPath: errPath))) ?? Data()
+        return Output(status: exitStatus, stdout: String(decoding: out, as: UTF8.self),
+                      stderr: String(decoding: err, as: UTF8.self), seconds: seconds,
+                      cpuSeconds: Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+                        + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6,
+                      peakResidentBytes: UInt64(max(usage.ru_maxrss, 0)) * 1024)
     }
 
-    /// Median wall time of `runs` runs of a tool.
-    static func medianSeconds(runs: Int, _ executable: String, _ arguments: [String], input: [UInt8] = [],
-                              environment: [String: String] = [:]) throws -> Double {
+    /// Median time (on ``Timing/clock``) of `runs` runs of a tool, and the largest peak memory.
+    static func median(runs: Int, _ executable: String, _ arguments: [String], input: [UInt8] = [],
+                       environment: [String: String] = [:]) throws -> (seconds: Double, peakResidentBytes: UInt64) {
         var samples: [Double] = []
+        var peak: UInt64 = 0
         for _ in 0..<max(1, runs) {
             let output = try run(executable, arguments, input: input, environment: environment)
             guard output.status == 0 else {
                 throw BenchError.failure("\(executable) failed: \(output.stderr.prefix(200))")
             }
-            samples.append(output.seconds)
+            samples.append(output.measuredSeconds)
+            peak = max(peak, output.peakResidentBytes)
         }
-        return Timing.medianOf(samples)
+        return (Timing.medianOf(samples), peak)
     }
 
-    /// OpenSSL capability masks (OPENSSL_ia32cap) that switch hardware paths off.
+    /// Median time (on ``Timing/clock``) of `runs` runs of a tool.
+    static func medianSeconds(runs: Int, _ executable: String, _ arguments: [String], input: [UInt8] = [],
+                              environment: [String: String] = [:]) throws -> Double {
+        try median(runs: runs, executable, arguments, input: input, environment: environment).seconds
+    }
+
+    /// OpenSSL capability masks (OPENSSL_ia32cap: first word CPUID.1 EDX|ECX<<32, second word
+    /// CPUID.7 EBX|ECX<<32) that switch hardware paths off. An empty variable would mean "no
+    /// capabilities at all", so `.native` leaves it unset.
     enum OpenSSLMask: String {
         /// No mask: whatever the CPU offers.
         case native = ""
-        /// AES-NI and PCLMULQDQ off: OpenSSL's software AES (vpaes).
+        /// AES-NI (leaf 1 ECX bit 25) and PCLMULQDQ (bit 1) off: OpenSSL's software AES (vpaes).
         case noAESNI = "~0x200000200000000"
-        /// SHA extensions off (CPUID leaf 7 EBX bit 29).
+        /// SHA extensions off (leaf 7 EBX bit 29); AVX2 stays.
         case noSHA = ":~0x20000000"
-        /// AVX (leaf 1 ECX bit 28) and every leaf-7 extension (AVX2, AVX-512) off: the SSSE3 paths.
+        /// AVX (leaf 1 ECX bit 28) and every leaf-7 EBX extension (AVX2, AVX-512, SHA) off: the SSSE3 paths.
         case noAVX = "~0x1000000000000000:~0xffffffff"
+
+        var label: String {
+            switch self {
+            case .native: return "native"
+            case .noAESNI: return "AES-NI off"
+            case .noSHA: return "SHA-NI off"
+            case .noAVX: return "AVX/AVX2/AVX-512/SHA-NI off"
+            }
+        }
     }
 
-    /// Throughput in bytes per second that `openssl speed` reports for `algorithm` on 16 KiB buffers.
+    /// Throughput in bytes per second that `openssl speed` reports for `algorithm` on 16 KiB
+    /// buffers (CPU time, or wall time with `-elapsed` when ``Timing/clock`` is `.wall`).
     static func opensslSpeed(_ algorithm: String, mask: OpenSSLMask, seconds: Int = 1) throws -> Double? {
         guard let openssl = find("openssl") else { return nil }
         var environment: [String: String] = [:]
         if mask != .native { environment["OPENSSL_ia32cap"] = mask.rawValue }
-        let output = try run(openssl, ["speed", "-elapsed", "-seconds", String(seconds), "-bytes", "16384", "-evp", algorithm],
-                             environment: environment)
+        var arguments = ["speed", "-seconds", String(seconds), "-bytes", "16384", "-evp", algorithm]
+        if Timing.clock == .wall { arguments.insert("-elapsed", at: 1) }
+        let output = try run(openssl, arguments, environment: environment,
+                             unsetting: mask == .native ? ["OPENSSL_ia32cap"] : [])
         // The last line is "<name>   <k-bytes-per-second>k".
         guard let last = output.stdout.split(separator: "\n").last,
               let field = last.split(separator: " ").last, field.hasSuffix("k"),
               let kilobytes = Double(field.dropLast())
         else { return nil }
         return kilobytes * 1000
+    }
+
+    /// The median of `runs` `openssl speed` readings, plus the unmasked median so that the caller
+    /// can show the mask took effect. `nil` without openssl.
+    static func opensslSpeedMedian(_ algorithm: String, mask: OpenSSLMask, runs: Int) throws
+        -> (masked: Double, native: Double)? {
+        var masked: [Double] = [], native: [Double] = []
+        for _ in 0..<max(1, runs) {
+            guard let value = try opensslSpeed(algorithm, mask: mask) else { return nil }
+            masked.append(value)
+            if mask != .native, let value = try opensslSpeed(algorithm, mask: .native) { native.append(value) }
+        }
+        let maskedMedian = Timing.medianOf(masked)
+        return (maskedMedian, mask == .native ? maskedMedian : Timing.medianOf(native))
     }
 
     /// Median throughput (bytes/s) of Python's zlib over `data`: compress at `level`, or decompress.
@@ -98,6 +158,7 @@ enum ReferenceTools {
         import sys, time, zlib
         data = sys.stdin.buffer.read()
         runs = \(runs)
+        clock = time.\(Timing.clock == .cpu ? "process_time" : "perf_counter")
         if \(decompress ? "True" : "False"):
             work = lambda: zlib.decompress(data, 31)
         else:
@@ -105,7 +166,7 @@ enum ReferenceTools {
         work()
         samples = []
         for _ in range(runs):
-            t = time.perf_counter(); out = work(); samples.append(time.perf_counter() - t)
+            t = clock(); out = work(); samples.append(clock() - t)
         samples.sort()
         size = len(out) if \(decompress ? "True" : "False") else len(data)
         print(size / samples[len(samples) // 2])

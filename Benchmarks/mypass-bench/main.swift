@@ -12,6 +12,8 @@ COMMANDS:
 
 Every command takes --json, and --compare to run the reference tools found on this machine
 (argon2 CLI, openssl speed, Python's zlib, xmllint --stream, keepassxc-cli) in the same run.
+--clock cpu|wall picks what is timed, for mypass and the reference tools alike: process CPU time
+(user + system, all threads; the default, robust on a busy machine) or wall-clock time.
 See 'mypass-bench <command> --help'.
 """
 
@@ -25,6 +27,13 @@ func main() -> Int32 {
     }
     let command = args.positionals.first
     let help = args.flag("help")
+    if let clock = args.value("clock") {
+        guard let chosen = Timing.Clock(rawValue: clock) else {
+            FileHandle.standardError.write(Data("mypass-bench: --clock is cpu or wall\n".utf8))
+            return 2
+        }
+        Timing.clock = chosen
+    }
     let usage: String
     switch command {
     case "kdf": usage = KDFCommand.usage
