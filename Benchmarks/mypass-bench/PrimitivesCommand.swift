@@ -29,39 +29,49 @@ enum PrimitivesCommand {
             let seconds = try Timing.median(runs: runs, body)
             return Measurement(name: name, value: Double(bytes) / seconds / 1e6, unit: "MB/s", higherIsBetter: true)
         }
-        func openssl(_ row: inout Measurement, _ algorithm: String, _ mask: ReferenceTools.OpenSSLMask, _ label: String) throws {
+        // openssl speed runs a second each, so it gets three readings (each beside an unmasked one).
+        let opensslRuns = min(runs, 3)
+        func openssl(_ row: inout Measurement, _ algorithm: String, _ mask: ReferenceTools.OpenSSLMask, decrypt: Bool = false,
+                     perUnit: Double = 1e6) throws {
             guard compare else { return }
-            guard let bytesPerSecond = try ReferenceTools.opensslSpeed(algorithm, mask: mask) else {
+            Progress.say("openssl speed \(algorithm), \(mask.label)")
+            guard let speed = try ReferenceTools.opensslSpeedMedian(algorithm, mask: mask, decrypt: decrypt, runs: opensslRuns) else {
                 if !report.missingTools.contains("openssl") { report.missingTools.append("openssl") }
                 return
             }
-            row.reference = ("OpenSSL \(algorithm)\(label)", bytesPerSecond / 1e6)
+            row.reference = ("OpenSSL \(algorithm)\(decrypt ? " -decrypt" : ""), \(mask.label)", speed.masked / perUnit)
+            if mask != .native {
+                let effective = speed.masked < 0.9 * speed.native
+                row.note = "unmasked OpenSSL " + String(format: "%.0f", speed.native / perUnit) + " " + row.unit
+                    + (effective ? "" : " (MASK HAD NO EFFECT)")
+            }
         }
 
         var sha256 = throughput("SHA-256") { _ = SHA256.hash(data) }
-        try openssl(&sha256, "sha256", .noSHA, ", SHA-NI off")
+        try openssl(&sha256, "sha256", .noSHA)
         report.rows.append(sha256)
         var sha512 = throughput("SHA-512") { _ = SHA512.hash(data) }
-        try openssl(&sha512, "sha512", .noAVX, ", AVX off")
+        try openssl(&sha512, "sha512", .noAVX)
         report.rows.append(sha512)
         report.rows.append(throughput("HMAC-SHA-256") { _ = HMAC<SHA256>.authenticationCode(for: data, key: key) })
         var blake = throughput("BLAKE2b-512") { _ = BLAKE2b.hash(data, outputByteCount: 64) }
-        try openssl(&blake, "blake2b512", .native, "")
+        try openssl(&blake, "blake2b512", .native)
         report.rows.append(blake)
 
         var ciphertext: [UInt8] = []
         var aesEncrypt = try throughput("AES-256-CBC encrypt") { ciphertext = try AESCBC.encrypt(data, key: key, iv: iv16) }
-        try openssl(&aesEncrypt, "aes-256-cbc", .noAESNI, ", AES-NI off")
+        try openssl(&aesEncrypt, "aes-256-cbc", .noAESNI)
         report.rows.append(aesEncrypt)
-        report.rows.append(try throughput("AES-256-CBC decrypt") { _ = try AESCBC.decrypt(ciphertext, key: key, iv: iv16) })
+        var aesDecrypt = try throughput("AES-256-CBC decrypt") { _ = try AESCBC.decrypt(ciphertext, key: key, iv: iv16) }
+        try openssl(&aesDecrypt, "aes-256-cbc", .noAESNI, decrypt: true)
+        report.rows.append(aesDecrypt)
 
         let rounds: UInt64 = 200_000
         Progress.say("AES-KDF")
         let kdfSeconds = try Timing.median(runs: runs) { _ = try AESKDF.transform(key: key, seed: iv16 + iv16, rounds: rounds) }
-        var kdf = Measurement(name: "AES-KDF", value: Double(rounds) / kdfSeconds, unit: "rounds/s", higherIsBetter: true)
-        if compare, let bytesPerSecond = try ReferenceTools.opensslSpeed("aes-256-ecb", mask: .noAESNI) {
-            kdf.reference = ("OpenSSL aes-256-ecb, AES-NI off, 32 bytes a round", bytesPerSecond / 32)
-        }
+        var kdf = Measurement(name: "AES-KDF (32 bytes of AES-256-ECB a round)", value: Double(rounds) / kdfSeconds,
+                              unit: "rounds/s", higherIsBetter: true)
+        try openssl(&kdf, "aes-256-ecb", .noAESNI, perUnit: 32)
         report.rows.append(kdf)
 
         var chacha = try throughput("ChaCha20") {
@@ -69,7 +79,7 @@ enum PrimitivesCommand {
             var buffer = data
             cipher.apply(to: &buffer)
         }
-        try openssl(&chacha, "chacha20", .noAVX, ", AVX off")
+        try openssl(&chacha, "chacha20", .noAVX)
         report.rows.append(chacha)
         report.rows.append(try throughput("Salsa20") {
             var cipher = try Salsa20(key: key, nonce: Array(nonce12.prefix(8)))
@@ -86,7 +96,16 @@ enum PrimitivesCommand {
         let argonParameters = Argon2.Parameters(variant: .argon2d, version: 0x13, memoryKiB: 64 * 1024, iterations: 1,
                                                 parallelism: 1, salt: Array("argon2-bench-salt".utf8))
         let argonSeconds = try Timing.median(runs: runs) { _ = try Argon2.deriveKey(password: key, parameters: argonParameters) }
-        report.rows.append(Measurement(name: "Argon2d, 1 lane, 1 pass", value: 64 / argonSeconds, unit: "MiB/s", higherIsBetter: true))
+        var argon = Measurement(name: "Argon2d 64 MiB, 1 lane, 1 pass", value: 64 / argonSeconds, unit: "MiB/s", higherIsBetter: true)
+        if compare {
+            if let tool = ReferenceTools.find("argon2") {
+                Progress.say("argon2 CLI")
+                let seconds = try ReferenceTools.medianSeconds(runs: runs, tool, ["argon2-bench-salt", "-d", "-t", "1", "-k", "65536", "-p", "1", "-r"],
+                                                               input: key)
+                argon.reference = ("argon2 CLI, whole process", 64 / seconds)
+            } else { report.missingTools.append("argon2 (Debian package argon2)") }
+        }
+        report.rows.append(argon)
 
         let xml: [UInt8]
         if let xmlPath { xml = [UInt8](try Data(contentsOf: URL(fileURLWithPath: xmlPath))) } else { xml = SyntheticVault.xml(entries: 5000) }

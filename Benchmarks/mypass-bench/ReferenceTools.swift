@@ -121,12 +121,13 @@ enum ReferenceTools {
 
     /// Throughput in bytes per second that `openssl speed` reports for `algorithm` on 16 KiB
     /// buffers (CPU time, or wall time with `-elapsed` when ``Timing/clock`` is `.wall`).
-    static func opensslSpeed(_ algorithm: String, mask: OpenSSLMask, seconds: Int = 1) throws -> Double? {
+    static func opensslSpeed(_ algorithm: String, mask: OpenSSLMask, decrypt: Bool = false, seconds: Int = 1) throws -> Double? {
         guard let openssl = find("openssl") else { return nil }
         var environment: [String: String] = [:]
         if mask != .native { environment["OPENSSL_ia32cap"] = mask.rawValue }
         var arguments = ["speed", "-seconds", String(seconds), "-bytes", "16384", "-evp", algorithm]
         if Timing.clock == .wall { arguments.insert("-elapsed", at: 1) }
+        if decrypt { arguments.insert("-decrypt", at: 1) }
         let output = try run(openssl, arguments, environment: environment,
                              unsetting: mask == .native ? ["OPENSSL_ia32cap"] : [])
         // The last line is "<name>   <k-bytes-per-second>k".
@@ -139,13 +140,13 @@ enum ReferenceTools {
 
     /// The median of `runs` `openssl speed` readings, plus the unmasked median so that the caller
     /// can show the mask took effect. `nil` without openssl.
-    static func opensslSpeedMedian(_ algorithm: String, mask: OpenSSLMask, runs: Int) throws
+    static func opensslSpeedMedian(_ algorithm: String, mask: OpenSSLMask, decrypt: Bool = false, runs: Int) throws
         -> (masked: Double, native: Double)? {
         var masked: [Double] = [], native: [Double] = []
         for _ in 0..<max(1, runs) {
-            guard let value = try opensslSpeed(algorithm, mask: mask) else { return nil }
+            guard let value = try opensslSpeed(algorithm, mask: mask, decrypt: decrypt) else { return nil }
             masked.append(value)
-            if mask != .native, let value = try opensslSpeed(algorithm, mask: .native) { native.append(value) }
+            if mask != .native, let value = try opensslSpeed(algorithm, mask: .native, decrypt: decrypt) { native.append(value) }
         }
         let maskedMedian = Timing.medianOf(masked)
         return (maskedMedian, mask == .native ? maskedMedian : Timing.medianOf(native))
