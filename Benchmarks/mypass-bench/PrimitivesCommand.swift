@@ -22,7 +22,7 @@ enum PrimitivesCommand {
         try args.checkAllConsumed()
         let data = SecureRandom.bytes(count: size)
         let key = SecureRandom.bytes(count: 32), iv16 = SecureRandom.bytes(count: 16), nonce12 = SecureRandom.bytes(count: 12)
-        var report = Report(title: "primitives (\(size) byte buffers, median of \(runs) runs)")
+        var report = Report(title: "primitives (\(size) byte buffers, median of \(runs) runs, \(Timing.clock.rawValue) time)")
 
         func throughput(_ name: String, bytes: Int = size, _ body: () throws -> Void) rethrows -> Measurement {
             Progress.say(name)
@@ -48,8 +48,14 @@ enum PrimitivesCommand {
         }
 
         var sha256 = throughput("SHA-256") { _ = SHA256.hash(data) }
+        var sha256NoAVX = sha256
+        sha256NoAVX.name = "SHA-256 (vs OpenSSL's SSSE3 path)"
         try openssl(&sha256, "sha256", .noSHA)
         report.rows.append(sha256)
+        if compare {
+            try openssl(&sha256NoAVX, "sha256", .noAVX)
+            report.rows.append(sha256NoAVX)
+        }
         var sha512 = throughput("SHA-512") { _ = SHA512.hash(data) }
         try openssl(&sha512, "sha512", .noAVX)
         report.rows.append(sha512)

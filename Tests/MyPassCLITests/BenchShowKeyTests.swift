@@ -59,7 +59,7 @@ struct BenchShowKeyTests {
         Argon2Case(variant: "argon2d", version: 19, memoryKiB: 1000, iterations: 2, parallelism: 4, length: 100,
                    password: Array("memory not a multiple of 4p".utf8), salt: "0123456789abcdef"),
         Argon2Case(variant: "argon2id", version: 19, memoryKiB: 4096, iterations: 1, parallelism: 1, length: 4,
-                   password: [], salt: "empty-password"),
+                   password: [0x78], salt: "one-byte-password"),  // the CLI refuses an empty password
         Argon2Case(variant: "argon2d", version: 19, memoryKiB: 32, iterations: 4, parallelism: 4, length: 33,
                    password: Array("lanes at the minimum memory".utf8), salt: "12345678"),
         Argon2Case(variant: "argon2id", version: 16, memoryKiB: 2048, iterations: 2, parallelism: 2, length: 1024,
@@ -130,8 +130,9 @@ struct BenchShowKeyTests {
     static func aesKDFVectors() throws -> [AESKDFVector] {
         var vectors: [AESKDFVector] = []
         var fields: [String: String] = [:]
-        for line in try TestVectors.text("aeskdf/aeskdf-vectors.txt").split(separator: "\n", omittingEmptySubsequences: false)
-            + [""] {
+        let lines: [Substring] = try TestVectors.text("aeskdf/aeskdf-vectors.txt")
+            .split(separator: "\n", omittingEmptySubsequences: false) + [""]
+        for line in lines {
             let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             if parts.count == 2, !line.hasPrefix("#") {
                 fields[parts[0]] = parts[1]
