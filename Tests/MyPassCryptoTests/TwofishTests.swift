@@ -89,6 +89,8 @@ struct TwofishTests {
             }
             var encryptor = try TwofishCBCEncryptor(key: key, iv: iv)
             #expect(try stream(&encryptor, randomSplits(message, seed: UInt64(length) + 1, maxPiece: 20)) == expected)
+            var slicedEncryptor = try TwofishCBCEncryptor(key: key, iv: iv)
+            #expect(try stream(&slicedEncryptor, [offsetSlice(message)]) == expected)
             var decryptor = try TwofishCBCDecryptor(key: key, iv: iv)
             #expect(try stream(&decryptor, randomSplits(expected, seed: UInt64(length) + 2, maxPiece: 20)) == message)
             var sliced = try TwofishCBCDecryptor(key: key, iv: iv)

@@ -157,13 +157,11 @@ public struct AES256: Sendable {
     }
 
     private func crypt(_ block: UnsafeMutableRawPointer, decrypt: Bool) {
-        withUnsafeTemporaryAllocation(byteCount: 64, alignment: 16) { scratch in
-            let base = scratch.baseAddress!
-            base.initializeMemory(as: UInt8.self, repeating: 0, count: 64)
-            base.copyMemory(from: block, byteCount: 16)
-            if decrypt { decryptFour(base, base) } else { encryptFour(base, base) }
-            block.copyMemory(from: base, byteCount: 16)
-            secureZero(base, count: 64)
-        }
+        var planes = AESPlanes(block: UInt64(littleEndian: block.loadUnaligned(as: UInt64.self)),
+                               UInt64(littleEndian: block.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+        if decrypt { planes.decrypt256(schedule.decryption) } else { planes.encrypt256(schedule.encryption) }
+        let (lo, hi) = planes.block0()
+        block.storeBytes(of: lo.littleEndian, as: UInt64.self)
+        block.storeBytes(of: hi.littleEndian, toByteOffset: 8, as: UInt64.self)
     }
 }

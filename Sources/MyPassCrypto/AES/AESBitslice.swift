@@ -1,9 +1,10 @@
 // Bitsliced, fixsliced AES core: four 16-byte blocks held as eight 64-bit bit planes.
 //
 // Layout: plane k holds bit k (k = 0 is the least significant bit) of every state byte. In each
-// plane, the byte at row r, column c of block b sits at bit ((4c + r) * 4 + b): a column fills a
-// 16-bit unit, a row a 4-bit group inside it, and the four blocks are the lowest address bits. So
-// a column shift is one 64-bit rotation and a row shift a rotation of each 16-bit unit by 4.
+// plane, the byte at row r, column c of block b sits at bit (16r + 4c + b): a row fills a 16-bit
+// unit, a column a 4-bit group inside it, and the four blocks are the lowest address bits. So a
+// row shift (what MixColumns needs most) is one 64-bit rotation, and a column shift a masked pair
+// of rotations.
 //
 // Fixslicing (after Adomnicai and Peyrin, "Fixslicing AES-like ciphers", TCHES 2021/1): ShiftRows
 // is never executed inside the rounds. After i skipped ShiftRows the stored state S relates to the
@@ -31,33 +32,30 @@ struct AESPlanes {
 
 // MARK: - Bit permutations
 
-/// Rotates the rows of every column by one: row r receives row r + 1 (mod 4).
-@inline(__always) private func rowRotate1(_ x: UInt64) -> UInt64 {
-    ((x >> 4) & 0x0FFF_0FFF_0FFF_0FFF) | ((x << 12) & 0xF000_F000_F000_F000)
-}
-
-/// Rotates the rows of every column by two.
-@inline(__always) private func rowRotate2(_ x: UInt64) -> UInt64 {
-    ((x >> 8) & 0x00FF_00FF_00FF_00FF) | ((x << 8) & 0xFF00_FF00_FF00_FF00)
-}
-
 @inline(__always) private func rotateRight(_ x: UInt64, _ n: Int) -> UInt64 {
     n == 0 ? x : (x >> UInt64(n)) | (x << UInt64(64 - n))
 }
 
 /// R_i: row r, column c receives row r + 1, column c + i (the stored neighbour MixColumns needs).
+/// Columns c < 4 - i read 16 + 4i bits higher, the others 4i bits higher (mod 64).
 @inline(__always) private func neighbour(_ x: UInt64, _ i: Int) -> UInt64 {
-    rotateRight(rowRotate1(x), 16 * i)
+    switch i & 3 {
+    case 0: return rotateRight(x, 16)
+    case 1: return (rotateRight(x, 20) & 0x0FFF_0FFF_0FFF_0FFF) | (rotateRight(x, 4) & 0xF000_F000_F000_F000)
+    case 2: return (rotateRight(x, 24) & 0x00FF_00FF_00FF_00FF) | (rotateRight(x, 8) & 0xFF00_FF00_FF00_FF00)
+    default: return (rotateRight(x, 28) & 0x000F_000F_000F_000F) | (rotateRight(x, 12) & 0xFFF0_FFF0_FFF0_FFF0)
+    }
 }
 
-/// R_i applied twice.
+/// R_i applied twice: row r + 2, column c + 2i (mod 4).
 @inline(__always) private func neighbour2(_ x: UInt64, _ i: Int) -> UInt64 {
-    rotateRight(rowRotate2(x), (32 * i) & 63)
+    if i & 1 == 0 { return rotateRight(x, 32) }
+    return (rotateRight(x, 40) & 0x00FF_00FF_00FF_00FF) | (rotateRight(x, 24) & 0xFF00_FF00_FF00_FF00)
 }
 
 /// Undoes the two pending ShiftRows left after 14 fixsliced rounds: rows 1 and 3 move two columns.
 @inline(__always) private func unshift2(_ x: UInt64) -> UInt64 {
-    (x & 0x0F0F_0F0F_0F0F_0F0F) | rotateRight(x & 0xF0F0_F0F0_F0F0_F0F0, 32)
+    (x & 0x0000_FFFF_0000_FFFF) | ((x >> 8) & 0x00FF_0000_00FF_0000) | ((x << 8) & 0xFF00_0000_FF00_0000)
 }
 
 // MARK: - MixColumns
@@ -259,29 +257,39 @@ extension AESPlanes {
     low ^= t << shift
 }
 
-/// The even (odd: `odd`) bytes of a 16-byte block, given as two little-endian words.
-@inline(__always) private func gatherBytes(_ lo: UInt64, _ hi: UInt64, odd: Bool) -> UInt64 {
-    @inline(__always) func compress(_ v: UInt64) -> UInt64 {
-        var x = v & 0x00FF_00FF_00FF_00FF
-        x = (x | (x >> 8)) & 0x0000_FFFF_0000_FFFF
-        return (x | (x >> 16)) & 0x0000_0000_FFFF_FFFF
-    }
-    return odd ? compress(lo >> 8) | (compress(hi >> 8) << 32) : compress(lo) | (compress(hi) << 32)
-}
-
-/// Inverse of `gatherBytes`: spreads 4 bytes to the even byte positions of a word.
+/// Spreads the low 4 bytes of `v` to the even byte positions of a word.
 @inline(__always) private func spreadBytes(_ v: UInt64) -> UInt64 {
     var x = v & 0x0000_0000_FFFF_FFFF
     x = (x | (x << 16)) & 0x0000_FFFF_0000_FFFF
     return (x | (x << 8)) & 0x00FF_00FF_00FF_00FF
 }
 
+/// Inverse of `spreadBytes`: the even bytes of `v` packed into the low 4 bytes.
+@inline(__always) private func compressBytes(_ v: UInt64) -> UInt64 {
+    var x = v & 0x00FF_00FF_00FF_00FF
+    x = (x | (x >> 8)) & 0x0000_FFFF_0000_FFFF
+    return (x | (x >> 16)) & 0x0000_0000_FFFF_FFFF
+}
+
+/// The bytes of a block (two little-endian words) whose column has c0 = `half`, ordered so that
+/// byte t holds row t >> 1 of column 2·(t & 1) + half: bytes 0...3 (or 4...7) of `lo` on even
+/// positions, the same bytes of `hi` on odd ones.
+@inline(__always) private func gatherBytes(_ lo: UInt64, _ hi: UInt64, half: UInt64) -> UInt64 {
+    spreadBytes(lo >> (32 * half)) | (spreadBytes(hi >> (32 * half)) << 8)
+}
+
+/// Inverse of `gatherBytes` for both halves: the block's two little-endian words.
+@inline(__always) private func scatterBytes(_ w0: UInt64, _ w1: UInt64) -> (UInt64, UInt64) {
+    (compressBytes(w0) | (compressBytes(w1) << 32), compressBytes(w0 >> 8) | (compressBytes(w1 >> 8) << 32))
+}
+
 extension AESPlanes {
     /// Cross-word bit exchanges shared by packing and unpacking (the transform is an involution).
-    /// Word index [b1 b0 j0] trades places with in-word address bits [k1 k0 k2].
+    /// Word index [b1 b0 c0] trades places with in-word address bits [k1 k0 k2]; the in-word
+    /// address before is [r1 r0 c1 k2 k1 k0], after [r1 r0 c1 c0 b1 b0].
     @inline(__always)
     private static func exchange(_ w: inout (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)) {
-        // word bit 0 (j0) <-> address bit 2 (k2): shift 4
+        // word bit 0 (c0) <-> address bit 2 (k2): shift 4
         swapMove(&w.0, &w.1, 0x0F0F_0F0F_0F0F_0F0F, 4); swapMove(&w.2, &w.3, 0x0F0F_0F0F_0F0F_0F0F, 4)
         swapMove(&w.4, &w.5, 0x0F0F_0F0F_0F0F_0F0F, 4); swapMove(&w.6, &w.7, 0x0F0F_0F0F_0F0F_0F0F, 4)
         // word bit 1 (b0) <-> address bit 0 (k0): shift 1
@@ -300,10 +308,10 @@ extension AESPlanes {
         }
         let l0 = word(0), h0 = word(8), l1 = word(16), h1 = word(24)
         let l2 = word(32), h2 = word(40), l3 = word(48), h3 = word(56)
-        var w = (gatherBytes(l0, h0, odd: false), gatherBytes(l0, h0, odd: true),
-                 gatherBytes(l1, h1, odd: false), gatherBytes(l1, h1, odd: true),
-                 gatherBytes(l2, h2, odd: false), gatherBytes(l2, h2, odd: true),
-                 gatherBytes(l3, h3, odd: false), gatherBytes(l3, h3, odd: true))
+        var w = (gatherBytes(l0, h0, half: 0), gatherBytes(l0, h0, half: 1),
+                 gatherBytes(l1, h1, half: 0), gatherBytes(l1, h1, half: 1),
+                 gatherBytes(l2, h2, half: 0), gatherBytes(l2, h2, half: 1),
+                 gatherBytes(l3, h3, half: 0), gatherBytes(l3, h3, half: 1))
         AESPlanes.exchange(&w)
         // Word index is now [k1 k0 k2].
         p0 = w.0; p4 = w.1; p1 = w.2; p5 = w.3; p2 = w.4; p6 = w.5; p3 = w.6; p7 = w.7
@@ -314,12 +322,28 @@ extension AESPlanes {
     func store(to output: UnsafeMutableRawPointer) {
         var w = (p0, p4, p1, p5, p2, p6, p3, p7)
         AESPlanes.exchange(&w)
-        @inline(__always) func put(_ offset: Int, _ even: UInt64, _ odd: UInt64) {
-            let lo = spreadBytes(even) | (spreadBytes(odd) << 8)
-            let hi = spreadBytes(even >> 32) | (spreadBytes(odd >> 32) << 8)
+        @inline(__always) func put(_ offset: Int, _ w0: UInt64, _ w1: UInt64) {
+            let (lo, hi) = scatterBytes(w0, w1)
             output.storeBytes(of: lo.littleEndian, toByteOffset: offset, as: UInt64.self)
             output.storeBytes(of: hi.littleEndian, toByteOffset: offset + 8, as: UInt64.self)
         }
         put(0, w.0, w.1); put(16, w.2, w.3); put(32, w.4, w.5); put(48, w.6, w.7)
+    }
+
+    /// Loads one block, given as its two little-endian 64-bit words, into lane 0 (other lanes 0).
+    @inline(__always)
+    init(block lo: UInt64, _ hi: UInt64) {
+        var w = (gatherBytes(lo, hi, half: 0), gatherBytes(lo, hi, half: 1),
+                 UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+        AESPlanes.exchange(&w)
+        p0 = w.0; p4 = w.1; p1 = w.2; p5 = w.3; p2 = w.4; p6 = w.5; p3 = w.6; p7 = w.7
+    }
+
+    /// Lane 0 as two little-endian 64-bit words.
+    @inline(__always)
+    func block0() -> (UInt64, UInt64) {
+        var w = (p0, p4, p1, p5, p2, p6, p3, p7)
+        AESPlanes.exchange(&w)
+        return scatterBytes(w.0, w.1)
     }
 }
