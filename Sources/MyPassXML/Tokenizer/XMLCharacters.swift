@@ -28,6 +28,17 @@ func isASCIINameChar(_ c: UInt8) -> Bool {
     isASCIINameStart(c) || (c >= 0x30 && c <= 0x39) || c == 0x2D || c == 0x2E
 }
 
+/// ASCII NameChar by bitmap (false for bytes >= 0x80): `-` `.` `0-9` `:` (bits of the low word),
+/// `A-Z` `_` `a-z` (bits of the high word).
+@inline(__always)
+func isASCIINameCharFast(_ c: UInt8) -> Bool {
+    let low: UInt64 = 0x07FF_6000_0000_0000  // '-' 0x2D, '.' 0x2E, '0'-'9' 0x30-0x39, ':' 0x3A
+    let high: UInt64 = 0x07FF_FFFE_87FF_FFFE  // 'A'-'Z' 0x41-0x5A, '_' 0x5F, 'a'-'z' 0x61-0x7A
+    if c < 64 { return (low >> UInt64(c)) & 1 != 0 }
+    if c < 128 { return (high >> UInt64(c &- 64)) & 1 != 0 }
+    return false
+}
+
 /// Non-ASCII NameStartChar ranges (§2.3 [4]).
 func isNameStartScalar(_ v: UInt32) -> Bool {
     switch v {
@@ -115,5 +126,6 @@ func appendUTF8(_ v: UInt32, to out: inout [UInt8]) {
 /// Builds a String from bytes already validated as UTF-8.
 @inline(__always)
 func makeString(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> String {
-    String(decoding: UnsafeBufferPointer(rebasing: p[start..<end]), as: UTF8.self)
+    guard end > start, let base = p.baseAddress else { return "" }
+    return String(decoding: UnsafeBufferPointer(start: base + start, count: end - start), as: UTF8.self)
 }

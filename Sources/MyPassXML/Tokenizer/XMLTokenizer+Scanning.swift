@@ -94,9 +94,7 @@ extension XMLTokenizer {
         if let base = p.baseAddress {
             let pattern = UInt64(byte) &* 0x0101_0101_0101_0101
             while i &+ 8 <= end {
-                let word = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) ^ pattern
-                // A zero byte in `word` marks a match (exact test: no false positives).
-                let zeroes = ~(((word & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | word | 0x7F7F_7F7F_7F7F_7F7F)
+                let zeroes = zeroByteMask(loadWord(base, i) ^ pattern)
                 if zeroes != 0 {
                     return i &+ (zeroes.trailingZeroBitCount >> 3)
                 }
@@ -123,13 +121,7 @@ extension XMLTokenizer {
     /// Consumes the bytes up to `end`, keeping the line count.
     @inline(__always)
     mutating func consume(to end: Int, _ p: UnsafeBufferPointer<UInt8>) {
-        // A branch-free count (vectorisable), then a backward search for the last line feed.
-        var lines = 0
-        var i = position
-        while i < end {
-            lines &+= p[i] == ASCII.lineFeed ? 1 : 0
-            i &+= 1
-        }
+        let lines = countLineFeeds(p, position, end)
         if lines > 0 {
             var last = end - 1
             while p[last] != ASCII.lineFeed { last -= 1 }
@@ -161,15 +153,21 @@ extension XMLTokenizer {
 
     /// Whether the UTF-8 of `string` equals `p[start..<end]`.
     func bytesEqual(_ string: String, _ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
-        var s = string
-        return s.withUTF8 { u in
-            guard u.count == end - start else { return false }
-            var k = 0
-            while k < u.count {
-                if u[k] != p[start + k] { return false }
-                k += 1
-            }
-            return true
+        let utf8 = string.utf8
+        let count = end - start
+        guard utf8.count == count else { return false }
+        guard count > 0, let base = p.baseAddress else { return true }
+        if let equal = utf8.withContiguousStorageIfAvailable({ u in
+            guard let stringBase = u.baseAddress else { return false }
+            return memoryEqual(stringBase, base + start, count: count)
+        }) {
+            return equal
         }
+        var k = start
+        for byte in utf8 {
+            if byte != p[k] { return false }
+            k &+= 1
+        }
+        return true
     }
 }

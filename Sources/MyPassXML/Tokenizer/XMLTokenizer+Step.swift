@@ -128,8 +128,20 @@ extension XMLTokenizer {
         if textEnd - start > limits.maxValueBytes {
             throw error(.valueTooLarge, at: start, p, "text longer than \(limits.maxValueBytes) bytes")
         }
+        // Leading white space (all of it, for indentation) needs no further validation.
         var i = start
-        while i < textEnd && isXMLWhitespace(p[i]) { i += 1 }
+        var hasCarriageReturn = false
+        while i < textEnd {
+            let c = p[i]
+            if c == ASCII.space || c == ASCII.tab || c == ASCII.lineFeed {
+                i += 1
+            } else if c == ASCII.carriageReturn {
+                hasCarriageReturn = true
+                i += 1
+            } else {
+                break
+            }
+        }
         let isWhitespace = i == textEnd
         if phase != .content {
             if !isWhitespace {
@@ -150,7 +162,7 @@ extension XMLTokenizer {
                         return .needMoreInput
                     }
                 } else if p[textEnd + 1] == ASCII.slash {
-                    let text = try textValue(p, start, textEnd)
+                    let text = try textValue(p, start, textEnd, validatedUpTo: i, hasCarriageReturn: hasCarriageReturn)
                     markEvent()
                     consume(to: textEnd, p)
                     return .event(.text(text))
@@ -159,7 +171,7 @@ extension XMLTokenizer {
             consume(to: textEnd, p)
             return .skipped
         }
-        let text = try textValue(p, start, textEnd)
+        let text = try textValue(p, start, textEnd, validatedUpTo: i, hasCarriageReturn: hasCarriageReturn)
         markEvent()
         consume(to: textEnd, p)
         return .event(.text(text))
@@ -220,17 +232,23 @@ extension XMLTokenizer {
             }
             return .needMoreInput
         }
-        let nameEnd = try scanName(p, start + 2, gt)
-        var i = nameEnd
-        while i < gt && isXMLWhitespace(p[i]) { i += 1 }
-        guard i == gt else { throw error(.malformed, at: i, p, "unexpected character in end tag") }
         guard let open = openElements.popLast() else {
             throw error(.mismatchedTag, at: start, p, "end tag with no open element")
         }
-        guard bytesEqual(open, p, start + 2, nameEnd) else {
+        // The name must equal the open element's (already validated): compare bytes first.
+        let nameEnd = start + 2 + open.utf8.count
+        if nameEnd <= gt && bytesEqual(open, p, start + 2, nameEnd) && (nameEnd == gt || isXMLWhitespace(p[nameEnd])) {
+            var i = nameEnd
+            while i < gt && isXMLWhitespace(p[i]) { i += 1 }
+            guard i == gt else { throw error(.malformed, at: i, p, "unexpected character in end tag") }
+        } else {
+            // Not a match: validate what is there for the most precise error.
+            let actualEnd = try scanName(p, start + 2, gt)
+            var i = actualEnd
+            while i < gt && isXMLWhitespace(p[i]) { i += 1 }
+            guard i == gt else { throw error(.malformed, at: i, p, "unexpected character in end tag") }
             throw error(
-                .mismatchedTag, at: start, p,
-                "</\(makeString(p, start + 2, nameEnd))> does not close <\(open)>")
+                .mismatchedTag, at: start, p, "</\(makeString(p, start + 2, actualEnd))> does not close <\(open)>")
         }
         if openElements.isEmpty { phase = .epilog }
         markEvent()

@@ -5,6 +5,22 @@ extension XMLTokenizer {
     /// Throws `.invalidName` when it is empty or starts badly, `.nameTooLong`, `.invalidUTF8`.
     func scanName(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ limit: Int) throws(XMLError) -> Int {
         var i = start
+        if i < limit && p[i] < 0x80 {
+            // ASCII fast path: the first character, then a bitmap test per byte.
+            guard isASCIINameStart(p[i]) else { throw error(.invalidName, at: start, p, "expected a name") }
+            i += 1
+            while i < limit {
+                let c = p[i]
+                guard isASCIINameCharFast(c) else { break }
+                i += 1
+            }
+            if i == limit || p[i] < 0x80 {
+                if i - start > limits.maxNameBytes {
+                    throw error(.nameTooLong, at: start, p, "name longer than \(limits.maxNameBytes) bytes")
+                }
+                return i
+            }
+        }
         while i < limit {
             let c = p[i]
             if c < 0x80 {
@@ -32,13 +48,22 @@ extension XMLTokenizer {
     /// The String for the (validated) name `p[start..<end]`, from the name cache when it was seen before.
     @inline(__always)
     mutating func makeName(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> String {
-        var hash: UInt32 = 2_166_136_261
-        var k = start
-        while k < end {
-            hash = (hash ^ UInt32(p[k])) &* 16_777_619
-            k += 1
+        // Hash of the length, the first and the last eight bytes (a collision only costs a String).
+        let length = end - start
+        var mixed = UInt64(truncatingIfNeeded: length)
+        if let base = p.baseAddress, start &+ 8 <= p.count {
+            var first = loadWord(base, start)
+            if length < 8 { first &= (1 &<< UInt64(8 &* length)) &- 1 }
+            mixed ^= first
+            if length > 8 { mixed ^= loadWord(base, end &- 8) >> 1 }
+        } else {
+            var k = start
+            while k < end {
+                mixed = (mixed &<< 8) | UInt64(p[k])
+                k &+= 1
+            }
         }
-        let slot = Int(truncatingIfNeeded: (hash ^ (hash >> 15)) & 511)
+        let slot = Int(truncatingIfNeeded: (mixed &* 0x9E37_79B9_7F4A_7C15) >> 55)  // 0..<512
         let cached = nameCache[slot]
         if bytesEqual(cached, p, start, end) { return cached }
         let name = makeString(p, start, end)
@@ -54,7 +79,12 @@ extension XMLTokenizer {
     ) throws(XMLError) -> Bool {
         var needsRewrite = false
         var i = start
+        let base = p.baseAddress
         while i < end {
+            if i &+ 8 <= end, let base, isPlainASCIIWord(loadWord(base, i)) {
+                i &+= 8
+                continue
+            }
             let c = p[i]
             if c >= 0x20 && c < 0x80 {
                 if c == ASCII.ampersand {
@@ -88,8 +118,12 @@ extension XMLTokenizer {
     }
 
     /// Text content: validated, references resolved, line ends normalised.
-    mutating func textValue(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) throws(XMLError) -> String {
-        if try !validateCharacters(p, start, end, isText: true) {
+    /// `p[start..<validatedUpTo]` is known to be white space, with a CR when `hasCarriageReturn`.
+    mutating func textValue(
+        _ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, validatedUpTo: Int, hasCarriageReturn: Bool
+    ) throws(XMLError) -> String {
+        let needsRewrite = try validateCharacters(p, validatedUpTo, end, isText: true)
+        if !needsRewrite && !hasCarriageReturn {
             return makeString(p, start, end)
         }
         return try rewrite(p, start, end, resolvesReferences: true, normalizesWhitespace: false)
@@ -191,7 +225,7 @@ extension XMLTokenizer {
 
     @inline(__always)
     func appendRun(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ out: inout [UInt8]) {
-        if end > start { out.append(contentsOf: UnsafeBufferPointer(rebasing: p[start..<end])) }
+        if end > start, let base = p.baseAddress { out.append(contentsOf: UnsafeBufferPointer(start: base + start, count: end - start)) }
     }
 
     /// Resolves the reference starting with `&` at `amp`: one of the five predefined entities or a

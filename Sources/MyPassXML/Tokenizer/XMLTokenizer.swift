@@ -11,7 +11,7 @@
 /// §2.8 with encoding UTF-8 only), and the `XMLLimits`. It never processes a DTD: `<!DOCTYPE`
 /// throws `.doctypeNotAllowed`, so entity-expansion ("billion laughs") and external-entity (XXE)
 /// attacks are impossible by construction. Only the five predefined entities and character
-/// references are resolved.
+/// references are resolved. Names are reported as written: no namespace processing.
 ///
 /// After an error, every further `next()` throws the same error.
 ///
