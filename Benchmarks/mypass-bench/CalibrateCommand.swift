@@ -8,13 +8,15 @@ enum CalibrateCommand {
     USAGE: mypass-bench calibrate [argon2d|argon2id|aes] [--target SECONDS] [--memory SIZE] [--parallelism N] [--json]
 
       Argon2 (default argon2d): iterations for the given memory (default 64MiB) and parallelism (default 2).
-      AES-KDF: rounds. The target defaults to 1 second.
+      AES-KDF: rounds. The target defaults to 1 second. Calibration always times wall-clock time
+      (the delay a user waits when opening), whatever --clock says.
     """
 
     static func run(_ args: inout BenchArguments) throws {
         let kind = args.positionals.dropFirst().first ?? "argon2d"
         let target = try args.double("target", default: 1.0)
         let json = args.flag("json")
+        Timing.clock = .wall
         var report = Report(title: "calibrate \(kind) for \(target) s")
         switch kind {
         case "aes":
