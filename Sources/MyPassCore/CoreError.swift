@@ -45,8 +45,10 @@ public struct CoreError: Error, Equatable, Sendable, CustomStringConvertible {
         self.underlying = underlying
     }
 
+    /// Compares codes only.
     public static func == (lhs: CoreError, rhs: CoreError) -> Bool { lhs.code == rhs.code }
 
+    /// The code in words, the location and the reason (never a secret).
     public var description: String {
         var text: String
         switch code {

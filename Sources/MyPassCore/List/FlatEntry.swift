@@ -16,6 +16,7 @@ public struct FlatEntry: Sendable, Identifiable {
     /// Title, user name, URL and tags, folded for search (``SearchFolding``).
     public let searchKeys: [String]
 
+    /// The entry's UUID.
     public var id: KDBXUUID { entry.uuid }
 
     /// The breadcrumb joined for display (`Work › Email`).

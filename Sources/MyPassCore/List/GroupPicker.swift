@@ -10,6 +10,7 @@ public struct GroupChoice: Sendable, Equatable, Identifiable {
     /// Nesting depth: 0 for the root.
     public var depth: Int { path.count - 1 }
 
+    /// The group's UUID.
     public var id: KDBXUUID { uuid }
 
     /// The full path for display (`Passwords / Work / Email`).

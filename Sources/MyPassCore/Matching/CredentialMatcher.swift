@@ -16,6 +16,7 @@ public struct SimpleCredentialCandidate: CredentialCandidate, Hashable, Sendable
     public var username: String
     /// The entry's URLs.
     public var urls: [String]
+    /// The ``urls``.
     public var candidateURLs: [String] { urls }
 
     /// Creates a candidate.

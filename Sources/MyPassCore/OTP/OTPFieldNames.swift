@@ -8,16 +8,26 @@ public enum OTPFieldNames {
     public static let legacySettings = "TOTP Settings"
     /// KeePass 2.47+ TOTP secret fields, in the order KeePass looks at them.
     public static let timeSecret = "TimeOtp-Secret"
+    /// KeePass: hexadecimal secret.
     public static let timeSecretHex = "TimeOtp-Secret-Hex"
+    /// KeePass: base32 secret.
     public static let timeSecretBase32 = "TimeOtp-Secret-Base32"
+    /// KeePass: base64 secret.
     public static let timeSecretBase64 = "TimeOtp-Secret-Base64"
+    /// KeePass: number of digits (default 6).
     public static let timeLength = "TimeOtp-Length"
+    /// KeePass: period in seconds (default 30).
     public static let timePeriod = "TimeOtp-Period"
+    /// KeePass: `HMAC-SHA-1` (default), `HMAC-SHA-256` or `HMAC-SHA-512`.
     public static let timeAlgorithm = "TimeOtp-Algorithm"
     /// KeePass 2.47+ HOTP secret fields and counter.
     public static let hmacSecret = "HmacOtp-Secret"
+    /// KeePass: hexadecimal secret.
     public static let hmacSecretHex = "HmacOtp-Secret-Hex"
+    /// KeePass: base32 secret.
     public static let hmacSecretBase32 = "HmacOtp-Secret-Base32"
+    /// KeePass: base64 secret.
     public static let hmacSecretBase64 = "HmacOtp-Secret-Base64"
+    /// KeePass: the next counter value (decimal, default 0).
     public static let hmacCounter = "HmacOtp-Counter"
 }

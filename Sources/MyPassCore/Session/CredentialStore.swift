@@ -34,14 +34,17 @@ public final class InMemoryCredentialStore: CredentialStore, @unchecked Sendable
     /// An empty store.
     public init() {}
 
+    /// Stores `credentials` in memory.
     public func save(_ credentials: VaultCredentials, forVault vaultID: String) throws(CoreError) {
         lock.withLock { items[vaultID] = credentials }
     }
 
+    /// The credentials in memory, or `nil`.
     public func credentials(forVault vaultID: String) throws(CoreError) -> VaultCredentials? {
         lock.withLock { items[vaultID] }
     }
 
+    /// Forgets the credentials.
     public func delete(forVault vaultID: String) throws(CoreError) {
         _ = lock.withLock { items.removeValue(forKey: vaultID) }
     }

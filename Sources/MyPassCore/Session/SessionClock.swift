@@ -17,8 +17,10 @@ public struct SystemClock: SessionClock {
     /// The system clock.
     public init() {}
 
+    /// The wall-clock time, whole seconds.
     public func now() -> KDBXTime { KDBXTime(unixSeconds: Int64(Date().timeIntervalSince1970.rounded(.down))) }
 
+    /// Seconds since this clock was made, on the continuous clock.
     public func monotonicSeconds() -> Double {
         let elapsed = ContinuousClock.now - origin
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
@@ -34,8 +36,10 @@ public final class ManualClock: SessionClock, @unchecked Sendable {
     /// A clock showing `start`.
     public init(start: KDBXTime) { wall = start }
 
+    /// The time set.
     public func now() -> KDBXTime { lock.withLock { wall } }
 
+    /// Seconds advanced so far.
     public func monotonicSeconds() -> Double { lock.withLock { monotonic } }
 
     /// Moves both clocks forward by `seconds`.
