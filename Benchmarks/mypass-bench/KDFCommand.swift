@@ -68,12 +68,15 @@ enum KDFCommand {
         // The reference tool, when asked for and usable (it takes the salt as a text argument).
         var tool: (path: String, arguments: [String])?
         if compare {
-            if let path = ReferenceTools.find("argon2"), let saltString = String(validating: salt, as: UTF8.self) {
+            let path = ReferenceTools.find("argon2")
+            if let path, let saltString = String(validating: salt, as: UTF8.self) {
                 tool = (path, [saltString, kind == "argon2d" ? "-d" : "-id", "-t", String(iterations),
                                "-k", String(memoryBytes / 1024), "-p", String(parallelism), "-l", String(length),
                                "-v", versionNumber == 19 ? "13" : "10", "-r"])
+            } else if path == nil {
+                report.missingTools.append("argon2 not found (Debian package argon2)")
             } else {
-                report.missingTools.append("argon2 (Debian package argon2; needs a UTF-8 salt)")
+                report.missingTools.append("argon2 CLI: it takes the salt as text, and this salt is not UTF-8")
             }
         }
         // Ours and the tool's runs alternate, so that load on the machine falls on both alike;
@@ -146,7 +149,7 @@ enum KDFCommand {
                 row.note = "unmasked OpenSSL " + String(format: "%.0f", speed.native / 32) + " rounds/s"
                     + (speed.masked < 0.9 * speed.native ? "" : " (MASK HAD NO EFFECT)")
             } else {
-                report.missingTools.append("openssl")
+                report.missingTools.append("openssl not found")
             }
         }
         report.rows.append(row)

@@ -133,7 +133,7 @@ enum OpenCommand {
                 openAndSave.reference = ("keepassxc-cli mkdir (open + save), whole process", cliSave)
                 ownProcess.reference = ("keepassxc-cli mkdir (open + save), whole process", cliSave)
             } else {
-                report.missingTools.append("keepassxc-cli (Debian package keepassxc)")
+                report.missingTools.append("keepassxc-cli not found (Debian package keepassxc)")
             }
         }
         report.rows += [afterKDF, wholeOpen, save, openAndSave, ownProcess, peak, peakSave]

@@ -36,7 +36,7 @@ enum PrimitivesCommand {
             guard compare else { return }
             Progress.say("openssl speed \(algorithm), \(mask.label)")
             guard let speed = try ReferenceTools.opensslSpeedMedian(algorithm, mask: mask, decrypt: decrypt, runs: opensslRuns) else {
-                if !report.missingTools.contains("openssl") { report.missingTools.append("openssl") }
+                if !report.missingTools.contains("openssl not found") { report.missingTools.append("openssl not found") }
                 return
             }
             row.reference = ("OpenSSL \(algorithm)\(decrypt ? " -decrypt" : ""), \(mask.label)", speed.masked / perUnit)
@@ -109,7 +109,7 @@ enum PrimitivesCommand {
                 let seconds = try ReferenceTools.medianSeconds(runs: runs, tool, ["argon2-bench-salt", "-d", "-t", "1", "-k", "65536", "-p", "1", "-r"],
                                                                input: key)
                 argon.reference = ("argon2 CLI, whole process", 64 / seconds)
-            } else { report.missingTools.append("argon2 (Debian package argon2)") }
+            } else { report.missingTools.append("argon2 not found (Debian package argon2)") }
         }
         report.rows.append(argon)
 
@@ -120,7 +120,7 @@ enum PrimitivesCommand {
         if compare {
             if let zlib = try ReferenceTools.pythonZlib(compressed, decompress: true, runs: runs) {
                 inflate.reference = ("zlib \(zlibVersion())", zlib / 1e6)
-            } else { report.missingTools.append("python3 (zlib)") }
+            } else { report.missingTools.append("python3 not found (for zlib)") }
         }
         report.rows.append(inflate)
         var deflate = throughput("deflate level 6 (KeePass XML)", bytes: xml.count) { _ = Gzip.compress(xml, level: 6) }
@@ -146,7 +146,7 @@ enum PrimitivesCommand {
                 defer { try? FileManager.default.removeItem(at: file) }
                 let seconds = try ReferenceTools.medianSeconds(runs: runs, xmllint, ["--stream", "--noout", file.path])
                 tokenize.reference = ("xmllint --stream (whole process)", Double(xml.count) / seconds / 1e6)
-            } else { report.missingTools.append("xmllint (Debian package libxml2-utils)") }
+            } else { report.missingTools.append("xmllint not found (Debian package libxml2-utils)") }
         }
         report.rows.append(tokenize)
         report.extra["XML payload"] = "\(xml.count) bytes"

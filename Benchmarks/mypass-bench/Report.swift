@@ -59,7 +59,7 @@ struct Report {
             for column in 0..<3 { text += line[column].padding(toLength: widths[column] + 2, withPad: " ", startingAt: 0) }
             Swift.print(text + line[3])
         }
-        for tool in missingTools { Swift.print("  (reference tool not found, skipped: \(tool))") }
+        for tool in missingTools { Swift.print("  (reference skipped: \(tool))") }
         Swift.print("  ratio: how many times as good as the reference (>1 = mypass better); medians of several runs")
     }
 
