@@ -58,9 +58,9 @@ struct ExportInteropTests {
         #expect(imported.status == 0, "\(imported.stderrText)")
         let dump = try runProcess(kporacle, ["dump", kdbxURL.path, "--pw", "test"])
         #expect(dump.status == 0, "\(dump.stderrText)")
-        let expected = try parseManifestJSON(VaultManifest.json(of: vault))
-        let actual = try parseManifestJSON(dump.stdoutText)
-        let differences = manifestMismatches(expected: expected, actual: actual) { path in
+        let expected = try parseJSON(VaultManifest.json(of: vault))
+        let actual = try parseJSON(dump.stdoutText)
+        let differences = manifestDifferences(expected: expected, actual: actual) { path in
             // KeePass's XML import does not keep UserName's in-memory protection (it does the same
             // with its own export: `kporacle from-xml rich-export.xml` dumps UserName unprotected).
             // Group tags are our own addition to the manifest (KDBX 4.1; KeePass 2.47 has none).

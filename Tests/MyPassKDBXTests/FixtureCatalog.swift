@@ -150,26 +150,3 @@ func manifest(of vault: Vault) throws -> Any {
     try JSONSerialization.jsonObject(with: Data(VaultManifest.json(of: vault).utf8))
 }
 
-/// The differences between an expected and an actual manifest (parsed JSON) under the comparison
-/// rules of vault-manifest.md: every key of `expected` must be in `actual` with an equal value
-/// (keys only in `actual` are ignored); arrays compare in order. `ignore` skips paths.
-func manifestDifferences(expected: Any, actual: Any, path: String = "$", ignore: (String) -> Bool = { _ in false }) -> [String] {
-    if ignore(path) { return [] }
-    switch (expected, actual) {
-    case (let e as [String: Any], let a as [String: Any]):
-        return e.keys.sorted().flatMap { key -> [String] in
-            let childPath = path + "." + key
-            guard let value = a[key] else { return ignore(childPath) ? [] : ["\(childPath): missing"] }
-            return manifestDifferences(expected: e[key]!, actual: value, path: childPath, ignore: ignore)
-        }
-    case (let e as [Any], let a as [Any]):
-        guard e.count == a.count else { return ["\(path): \(e.count) items expected, \(a.count) found"] }
-        return zip(e, a).enumerated().flatMap {
-            manifestDifferences(expected: $1.0, actual: $1.1, path: "\(path)[\($0)]", ignore: ignore)
-        }
-    case (let e as NSObject, let a as NSObject):
-        return e.isEqual(a) ? [] : ["\(path): expected \(e), found \(a)"]
-    default:
-        return ["\(path): type mismatch"]
-    }
-}

@@ -15,9 +15,9 @@ struct ManifestTests {
     @Test("The manifest of KeePass's XML export equals KeePass's manifest of the same vault imported by KeePassXC")
     func manifestMatchesOracle() throws {
         let vault = try Self.richVault()
-        let actual = try parseManifestJSON(VaultManifest.json(of: vault))
-        let expected = try parseManifestJSON(TestVectors.text("kdbx-xml/kxc-import-rich.json"))
-        let differences = manifestMismatches(expected: expected, actual: actual) { path in
+        let actual = try parseJSON(VaultManifest.json(of: vault))
+        let expected = try parseJSON(TestVectors.text("kdbx-xml/kxc-import-rich.json"))
+        let differences = manifestDifferences(expected: expected, actual: actual) { path in
             // What KeePassXC's import changed (checked against KeePass's own manifest below): its
             // bookkeeping custom data item, sorted tags, and icon 66 (not in its icon set) reset to 0.
             path.hasSuffix(".customData._LAST_MODIFIED") || path == "$.entries[9].tags" || path == "$.groups[4].iconID"
@@ -30,9 +30,9 @@ struct ManifestTests {
     @Test("The export's content equals KeePass's manifest of the rich KDBX 3.1 vault (UUIDs and times aside)")
     func contentMatchesKeePassManifest() throws {
         let vault = try Self.richVault()
-        let actual = try parseManifestJSON(VaultManifest.json(of: vault))
-        let expected = try parseManifestJSON(TestVectors.text("kdbx-xml/kdbx31-aes-aeskdf.json"))
-        let differences = manifestMismatches(expected: expected, actual: actual) { path in
+        let actual = try parseJSON(VaultManifest.json(of: vault))
+        let expected = try parseJSON(TestVectors.text("kdbx-xml/kdbx31-aes-aeskdf.json"))
+        let differences = manifestDifferences(expected: expected, actual: actual) { path in
             // The 3.1 vault was generated separately: its own name, other UUIDs and times, a 3.1 file section, and
             // no group or entry custom data (a KDBX 4 feature).
             let last = path.split(separator: ".").last.map(String.init) ?? ""
@@ -56,7 +56,7 @@ struct ManifestTextTests {
         vault.root.entries = [entry]
         for indent in [0, 2] {
             let text = VaultManifest.json(of: vault, indent: indent)
-            let json = try #require(try parseManifestJSON(text) as? [String: Any])
+            let json = try #require(try parseJSON(text) as? [String: Any])
             let entries = try #require(json["entries"] as? [[String: Any]])
             let fields = try #require(entries.first?["fields"] as? [String: [String: Any]])
             #expect(fields["Weird \"key\"\n"]?["value"] as? String == nasty)
@@ -75,7 +75,7 @@ struct ManifestTextTests {
         var entry = Entry(uuid: .random())
         entry.foregroundColor = "#ff00aa"
         vault.root.entries = [entry]
-        let json = try #require(try parseManifestJSON(VaultManifest.json(of: vault)) as? [String: Any])
+        let json = try #require(try parseJSON(VaultManifest.json(of: vault)) as? [String: Any])
         let file = try #require(json["file"] as? [String: Any])
         #expect(file["version"] as? String == "4.1" && file["cipher"] as? String == "chacha20" && file["compression"] as? String == "none")
         let kdf = try #require(file["kdf"] as? [String: Any])

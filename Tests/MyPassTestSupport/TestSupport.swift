@@ -157,3 +157,36 @@ public func runProcess(
     return ProcessResult(
         status: process.terminationStatus, stdout: [UInt8](outData), stderr: [UInt8](errData))
 }
+
+/// Parses JSON text with Foundation (manifests in tests).
+public func parseJSON(_ text: String) throws -> Any {
+    try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
+}
+
+/// The differences between an expected and an actual vault manifest (parsed JSON) under the
+/// comparison rules of `shared/docs/vault-manifest.md`: every key of `expected` must be in `actual`
+/// with an equal value (keys only in `actual` are ignored); arrays compare in order. `ignore`
+/// skips paths such as `$.meta.customData._LAST_MODIFIED`. Empty when they agree.
+public func manifestDifferences(
+    expected: Any, actual: Any, path: String = "$", ignore: (String) -> Bool = { _ in false }
+) -> [String] {
+    if ignore(path) { return [] }
+    switch (expected, actual) {
+    case (let e as [String: Any], let a as [String: Any]):
+        return e.keys.sorted().flatMap { key -> [String] in
+            let childPath = path + "." + key
+            if ignore(childPath) { return [] }
+            guard let value = a[key] else { return ["\(childPath): missing"] }
+            return manifestDifferences(expected: e[key]!, actual: value, path: childPath, ignore: ignore)
+        }
+    case (let e as [Any], let a as [Any]):
+        guard e.count == a.count else { return ["\(path): \(e.count) items expected, \(a.count) found"] }
+        return zip(e, a).enumerated().flatMap {
+            manifestDifferences(expected: $1.0, actual: $1.1, path: "\(path)[\($0)]", ignore: ignore)
+        }
+    case (let e as NSObject, let a as NSObject):
+        return e.isEqual(a) ? [] : ["\(path): expected \(e), found \(a)"]
+    default:
+        return ["\(path): type mismatch"]
+    }
+}
