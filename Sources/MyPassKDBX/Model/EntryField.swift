@@ -1,0 +1,96 @@
+import MyPassBytes
+
+/// One string field of an entry (`<String><Key>..</Key><Value Protected="True">..</Value></String>`).
+///
+/// A protected field keeps its value in a ``ProtectedString`` (masked in memory, constant-time
+/// equality); an unprotected one in a plain `String`. ``isProtected`` is the flag as read, and
+/// decides whether the writer masks the value with the inner random stream.
+public struct EntryField: Equatable, Sendable {
+    /// The field name (`Title`, `UserName`, `Password`, `URL`, `Notes`, or a custom name).
+    public var key: String
+    private var storage: Storage
+
+    private enum Storage: Equatable, Sendable {
+        case plain(String)
+        case protected(ProtectedString)
+    }
+
+    /// A field with a clear value; protected ones are stored masked.
+    public init(key: String, value: String, isProtected: Bool = false) {
+        self.key = key
+        storage = isProtected ? .protected(ProtectedString(value)) : .plain(value)
+    }
+
+    /// A protected field taking over an already protected value.
+    public init(key: String, protectedValue: ProtectedString) {
+        self.key = key
+        storage = .protected(protectedValue)
+    }
+
+    /// Whether the value is protected (written with `Protected="True"`, masked by the inner stream).
+    /// Setting it converts the storage.
+    public var isProtected: Bool {
+        get { if case .protected = storage { return true } else { return false } }
+        set {
+            guard newValue != isProtected else { return }
+            switch storage {
+            case .plain(let text): storage = .protected(ProtectedString(text))
+            case .protected(let secret): storage = .plain(secret.revealed)
+            }
+        }
+    }
+
+    /// The value as clear text (reveals a protected value; use where it is really shown or used).
+    /// Setting it keeps the protection flag.
+    public var value: String {
+        get {
+            switch storage {
+            case .plain(let text): return text
+            case .protected(let secret): return secret.revealed
+            }
+        }
+        set {
+            storage = isProtected ? .protected(ProtectedString(newValue)) : .plain(newValue)
+        }
+    }
+
+    /// The value as a ``ProtectedString`` (a masked copy for plain fields). Setting it keeps the
+    /// protection flag.
+    public var protectedValue: ProtectedString {
+        get {
+            switch storage {
+            case .plain(let text): return ProtectedString(text)
+            case .protected(let secret): return secret
+            }
+        }
+        set {
+            storage = isProtected ? .protected(newValue) : .plain(newValue.revealed)
+        }
+    }
+
+    /// Length of the value in UTF-8 bytes, without revealing it.
+    public var utf8Count: Int {
+        switch storage {
+        case .plain(let text): return text.utf8.count
+        case .protected(let secret): return secret.utf8Count
+        }
+    }
+
+    /// Calls `body` with the value's UTF-8 bytes (a wiped scratch copy for protected values).
+    public func withUTF8Bytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        switch storage {
+        case .plain(let text):
+            var copy = text
+            return try copy.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
+        case .protected(let secret):
+            return try secret.withRevealedBytes(body)
+        }
+    }
+}
+
+extension EntryField: CustomStringConvertible {
+    /// The key and, for unprotected fields only, the value.
+    public var description: String {
+        isProtected ? "\(key): <protected, \(utf8Count) bytes>" : "\(key): \(value)"
+    }
+}
