@@ -1,0 +1,65 @@
+/// The one error type of MyPassCore: a code, a human reason (never a secret) and, when known, the
+/// place it concerns (an entry field name such as `TimeOtp-Period`, a file path).
+///
+/// Errors compare on ``code`` only, so tests can `#expect(throws: CoreError(.invalidOTP))`.
+public struct CoreError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The classes of failure a caller distinguishes.
+    public enum Code: String, Sendable, Equatable {
+        /// A TOTP/HOTP specification that cannot be read; ``CoreError/location`` names the field.
+        case invalidOTP
+        /// Password generator options that cannot produce a password (no characters, too short).
+        case invalidGeneratorOptions
+        /// A group, entry or attachment that the operation names does not exist.
+        case notFound
+        /// An edit the vault's structure forbids (moving a group into its own subtree, deleting the root).
+        case invalidOperation
+        /// The session is locked (or was never unlocked).
+        case locked
+        /// No stored credential for this vault.
+        case noStoredCredential
+        /// The saved file did not read back to the same vault; the original is untouched.
+        case verificationFailed
+        /// Reading or writing a file failed.
+        case io
+        /// The KDBX codec failed; the underlying error is kept in ``CoreError/underlying``.
+        case codec
+    }
+
+    /// What went wrong.
+    public let code: Code
+    /// A human reason, free of secrets.
+    public let reason: String
+    /// The field, group, entry or path concerned, when known.
+    public let location: String?
+    /// The KDBX codec error behind a ``Code/codec`` error, when there is one.
+    public let underlying: (any Error & Sendable)?
+
+    /// An error with a code, a reason and an optional location.
+    public init(_ code: Code, _ reason: String = "", location: String? = nil,
+                underlying: (any Error & Sendable)? = nil) {
+        self.code = code
+        self.reason = reason
+        self.location = location
+        self.underlying = underlying
+    }
+
+    public static func == (lhs: CoreError, rhs: CoreError) -> Bool { lhs.code == rhs.code }
+
+    public var description: String {
+        var text: String
+        switch code {
+        case .invalidOTP: text = "the one-time password settings cannot be read"
+        case .invalidGeneratorOptions: text = "the password generator options are not usable"
+        case .notFound: text = "not found"
+        case .invalidOperation: text = "operation not allowed"
+        case .locked: text = "the vault is locked"
+        case .noStoredCredential: text = "no stored credential"
+        case .verificationFailed: text = "the saved file did not read back correctly; the original is untouched"
+        case .io: text = "I/O error"
+        case .codec: text = "vault file error"
+        }
+        if let location { text += " (" + location + ")" }
+        if !reason.isEmpty { text += ": " + reason }
+        return text
+    }
+}

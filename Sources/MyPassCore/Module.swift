@@ -1,1 +1,0 @@
-// MyPassCore: see the module's feature folders.
