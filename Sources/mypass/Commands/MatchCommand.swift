@@ -1,0 +1,46 @@
+import MyPassCore
+import MyPassKDBX
+
+/// An entry as the credential matcher sees it: the URL field first, then the additional URL
+/// fields other clients use (`KP2A_URL`, `KP2A_URL_1`, ...).
+struct MatchCandidate: CredentialCandidate {
+    var located: LocatedEntry
+
+    var candidateURLs: [String] {
+        var urls = [located.entry.url]
+        for field in located.entry.customFields where field.key == "KP2A_URL" || field.key.hasPrefix("KP2A_URL_") {
+            urls.append(field.value)
+        }
+        return urls.filter { !$0.isEmpty }
+    }
+}
+
+/// `mypass match VAULT SERVICE [--json]`: what AutoFill would suggest, best first, then the rest.
+enum MatchCommand {
+    static func run(_ parsed: ParsedArguments) throws {
+        let (context, _) = try VaultContext.open(parsed)
+        let service = parsed.required("service")
+        // The candidates are the entries the unfiltered list shows (the recycle bin stays out).
+        let entries = PendingListing.displayed(in: context.vault, selectedGroups: [], search: "")
+        let matches = CredentialMatcher().match(serviceIdentifier: service, in: entries.map { MatchCandidate(located: $0) })
+        if parsed.flag("json") {
+            let json = JSON.object([
+                ("suggestions", .array(matches.suggested.map { EntryJSON.summary($0.located) })),
+                ("others", .array(matches.others.map { EntryJSON.summary($0.located) })),
+            ])
+            Console.line(json.prettyPrinted)
+            return
+        }
+        func rows(_ candidates: [MatchCandidate]) -> String {
+            Text.columns(candidates.map {
+                ["  " + Text.oneLine($0.located.entry.title), Text.oneLine($0.located.entry.userName),
+                 Text.oneLine(Text.breadcrumb($0.located.groupPath))]
+            })
+        }
+        var out = "Suggestions for \(service):\n"
+        out += matches.suggested.isEmpty ? "  (none)\n" : rows(matches.suggested)
+        out += "Other entries:\n"
+        out += matches.others.isEmpty ? "  (none)\n" : rows(matches.others)
+        Console.out(out)
+    }
+}
