@@ -20,16 +20,16 @@ struct VaultContext {
     ///   (corrupted or unsupported).
     static func open(_ parsed: ParsedArguments, readsEntryPassword: Bool = false) throws -> (VaultContext, ProtectedString?) {
         let path = parsed.required("vault")
+        let noPassword = parsed.flag("no-password")
+        if noPassword && parsed.value("keyfile") == nil {
+            throw parsed.usageError("--no-password needs --keyfile")
+        }
         let fileBytes = try readFile(path, what: "vault")
         var keyFileContents: [UInt8]?
         if let keyFile = parsed.value("keyfile") {
             keyFileContents = try readFile(keyFile, what: "key file")
         }
         defer { if keyFileContents != nil { wipe(&keyFileContents!) } }
-        let noPassword = parsed.flag("no-password")
-        if noPassword && keyFileContents == nil {
-            throw parsed.usageError("--no-password needs --keyfile")
-        }
         let password = noPassword ? nil : try SecretReader.readSecret(prompt: "Password for \(displayName(path)): ")
         let entryPassword = readsEntryPassword ? try SecretReader.readSecret(prompt: "Entry password: ") : nil
         let key: CompositeKey
