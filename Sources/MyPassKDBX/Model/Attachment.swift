@@ -23,7 +23,7 @@ public struct Attachment: Equatable, Sendable {
 
 /// One binary of the pool: a KDBX 4 inner header field 3 (flag byte + content), or a KDBX 3.x
 /// `Meta/Binaries/Binary` after base64, XOR and gzip decoding.
-public struct BinaryPoolItem: Equatable, Sendable {
+public struct BinaryPoolItem: Hashable, Sendable {
     /// The content bytes.
     public var data: [UInt8]
     /// The protection flag (KDBX 4 inner header flag bit 0x01; KDBX 3 `Protected="True"`).

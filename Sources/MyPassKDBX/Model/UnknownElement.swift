@@ -1,3 +1,4 @@
+import MyPassXML
 
 
 /// An XML element the reader does not know, kept so that it is written back in place (KeePass

@@ -1,0 +1,164 @@
+import Dispatch
+import MyPassBytes
+
+/// The Argon2 memory matrix (RFC 9106 §3.2): `lanes` rows of `laneLength` blocks of 1024 bytes,
+/// held as one contiguous allocation of 128 × `blockCount` little-endian 64-bit words.
+///
+/// It is `@unchecked Sendable` because the lanes' threads only ever write the blocks of their own
+/// segment and read blocks that were completed before the last slice barrier (RFC 9106 §3.4).
+struct Argon2Matrix: @unchecked Sendable {
+    let words: UnsafeMutablePointer<UInt64>
+    let blockCount: Int
+    let lanes: Int
+    let laneLength: Int
+    let segmentLength: Int
+
+    /// Allocates (without touching) `blockCount` blocks split into `lanes` lanes; `blockCount`
+    /// must be a multiple of 4 × `lanes`.
+    init(blockCount: Int, lanes: Int) {
+        self.blockCount = blockCount
+        self.lanes = lanes
+        laneLength = blockCount / lanes
+        segmentLength = laneLength / Argon2Matrix.syncPoints
+        words = UnsafeMutablePointer<UInt64>.allocate(capacity: blockCount * Argon2Matrix.wordsPerBlock)
+    }
+
+    static let wordsPerBlock = 128
+    /// Slices per pass (SL in RFC 9106).
+    static let syncPoints = 4
+
+    /// Overwrites the whole matrix with zeros and frees it.
+    func wipeAndDeallocate() {
+        secureZero(UnsafeMutableRawPointer(words), count: blockCount * Argon2Matrix.wordsPerBlock * 8)
+        words.deallocate()
+    }
+
+    /// B[i][0] = H'(H0 || LE32(0) || LE32(i)) and B[i][1] = H'(H0 || LE32(1) || LE32(i)), 1024
+    /// bytes each (RFC 9106 §3.2 steps 4-5).
+    func fillFirstBlocks(h0: [UInt8]) {
+        for lane in 0..<lanes {
+            for column in 0..<2 {
+                var input = h0
+                input.appendLittleEndian(UInt32(column))
+                input.appendLittleEndian(UInt32(lane))
+                var block = Argon2.variableLengthHash(input, outputByteCount: 1024)
+                let target = words + (lane * laneLength + column) * Argon2Matrix.wordsPerBlock
+                block.withUnsafeBytes { bytes in
+                    for k in 0..<Argon2Matrix.wordsPerBlock {
+                        target[k] = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8 * k, as: UInt64.self))
+                    }
+                }
+                wipe(&input)
+                wipe(&block)
+            }
+        }
+    }
+
+    /// Runs `iterations` passes (RFC 9106 §3.2 step 6), slice by slice, lanes in parallel.
+    func fill(iterations: UInt32, variant: Argon2.Variant, version: UInt32) {
+        for pass in 0..<Int(iterations) {
+            for slice in 0..<Argon2Matrix.syncPoints {
+                if lanes == 1 {
+                    fillSegment(pass: pass, lane: 0, slice: slice, iterations: iterations, variant: variant, version: version)
+                } else {
+                    DispatchQueue.concurrentPerform(iterations: lanes) { lane in
+                        fillSegment(
+                            pass: pass, lane: lane, slice: slice, iterations: iterations, variant: variant, version: version)
+                    }
+                }
+            }
+        }
+    }
+
+    /// C = XOR of the last block of every lane, as 1024 little-endian bytes (step 7).
+    func finalBlock() -> [UInt8] {
+        var accumulator = [UInt64](repeating: 0, count: Argon2Matrix.wordsPerBlock)
+        for lane in 0..<lanes {
+            let last = words + ((lane + 1) * laneLength - 1) * Argon2Matrix.wordsPerBlock
+            for k in 0..<Argon2Matrix.wordsPerBlock { accumulator[k] ^= last[k] }
+        }
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(1024)
+        for word in accumulator { bytes.appendLittleEndian(word) }
+        wipe(&accumulator)
+        return bytes
+    }
+
+    /// Fills one segment (RFC 9106 §3.4): the blocks of `lane` in `slice` during `pass`.
+    func fillSegment(pass: Int, lane: Int, slice: Int, iterations: UInt32, variant: Argon2.Variant, version: UInt32) {
+        let dataIndependent = variant == .argon2i || (variant == .argon2id && pass == 0 && slice < 2)
+        let wordsPerBlock = Argon2Matrix.wordsPerBlock
+        // Scratch: R for the compression, then (data-independent only) zero, input and address blocks.
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 4 * wordsPerBlock) { scratchBuffer in
+            let scratch = scratchBuffer.baseAddress!
+            let zeroBlock = scratch + wordsPerBlock
+            let inputBlock = scratch + 2 * wordsPerBlock
+            let addressBlock = scratch + 3 * wordsPerBlock
+            defer { secureZero(UnsafeMutableRawPointer(scratch), count: 4 * wordsPerBlock * 8) }
+            if dataIndependent {
+                zeroBlock.initialize(repeating: 0, count: 3 * wordsPerBlock)
+                inputBlock[0] = UInt64(pass)
+                inputBlock[1] = UInt64(lane)
+                inputBlock[2] = UInt64(slice)
+                inputBlock[3] = UInt64(blockCount)
+                inputBlock[4] = UInt64(iterations)
+                inputBlock[5] = UInt64(variant.typeNumber)
+            }
+            func nextAddresses() {
+                inputBlock[6] &+= 1
+                Argon2Matrix.compress(zeroBlock, inputBlock, into: addressBlock, scratch: scratch, xorInto: false)
+                Argon2Matrix.compress(zeroBlock, addressBlock, into: addressBlock, scratch: scratch, xorInto: false)
+            }
+
+            var startingIndex = 0
+            if pass == 0 && slice == 0 {
+                startingIndex = 2
+                if dataIndependent { nextAddresses() }
+            }
+            let laneStart = lane * laneLength
+            var currentColumn = slice * segmentLength + startingIndex
+            var previousColumn = currentColumn == 0 ? laneLength - 1 : currentColumn - 1
+            let overwrite = version == 0x10 || pass == 0
+            let sameSliceArea = slice * segmentLength
+            let lanes = UInt64(self.lanes)
+            let startPosition = pass == 0 ? 0 : (slice == Argon2Matrix.syncPoints - 1 ? 0 : (slice + 1) * segmentLength)
+
+            for index in startingIndex..<segmentLength {
+                let pseudoRandom: UInt64
+                if dataIndependent {
+                    if index % wordsPerBlock == 0 { nextAddresses() }
+                    pseudoRandom = addressBlock[index % wordsPerBlock]
+                } else {
+                    pseudoRandom = words[(laneStart + previousColumn) * wordsPerBlock]
+                }
+                // Reference lane (§3.4.1.2): J2 mod p, but the own lane throughout the first slice of pass 0.
+                let referenceLane = (pass == 0 && slice == 0) ? lane : Int((pseudoRandom &>> 32) % lanes)
+                let sameLane = referenceLane == lane
+                // Size of the reference set W (§3.4.1.2).
+                let areaSize: Int
+                if pass == 0 {
+                    if slice == 0 || sameLane {
+                        areaSize = sameSliceArea + index - 1
+                    } else {
+                        areaSize = sameSliceArea + (index == 0 ? -1 : 0)
+                    }
+                } else {
+                    areaSize = laneLength - segmentLength + (sameLane ? index - 1 : (index == 0 ? -1 : 0))
+                }
+                // Map J1 non-uniformly onto W (§3.4.2).
+                let j1 = pseudoRandom & 0xFFFF_FFFF
+                let x = (j1 &* j1) &>> 32
+                let area = UInt64(areaSize)
+                let relative = area &- 1 &- ((area &* x) &>> 32)
+                let referenceColumn = (startPosition + Int(relative)) % laneLength
+
+                let previous = words + (laneStart + previousColumn) * wordsPerBlock
+                let reference = words + (referenceLane * laneLength + referenceColumn) * wordsPerBlock
+                let current = words + (laneStart + currentColumn) * wordsPerBlock
+                Argon2Matrix.compress(previous, reference, into: current, scratch: scratch, xorInto: !overwrite)
+                previousColumn = currentColumn
+                currentColumn += 1
+            }
+        }
+    }
+}

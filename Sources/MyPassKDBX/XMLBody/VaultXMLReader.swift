@@ -1,0 +1,299 @@
+import MyPassBytes
+import MyPassXML
+
+/// Reads the decrypted, decompressed XML body of a KDBX file (`<KeePassFile>`) into the vault model,
+/// push style: feed chunks as they come out of the decompressor, then call ``finish(stream:)``.
+///
+/// Protected values (`Protected="True"`: entry strings, KDBX 3.x pool binaries, inline binaries, and
+/// values inside unknown elements) are unmasked with the inner random stream in exact document order
+/// (KeePass `KdbxFile.Read.Streamed.cs`); an empty protected value consumes no stream bytes. The
+/// plain XML export's `ProtectInMemory="True"` marks a clear value as protected. Elements the reader
+/// does not know are kept as ``UnknownElement``s in place.
+///
+/// Leniency (as KeePass): an empty boolean takes its default; an empty, `null` or unknown tri-state
+/// inherits; times by content (ISO-8601 with fractional seconds or offsets, or KDBX 4 base64 of any
+/// length); an empty or missing group/entry UUID gets a fresh random one; a reference to a missing
+/// pool binary drops that attachment but keeps the entry; empty `History` elements inside history
+/// items are ignored.
+public struct VaultXMLReader {
+    /// The file version (kept for callers; times are recognised by content).
+    public let version: KDBXVersion
+    let limits: VaultXMLLimits
+    let fallbackTime: KDBXTime
+    var tokenizer: XMLTokenizer
+    /// Pool binaries by reference number (KDBX 4 inner header order, or KDBX 3.x `ID`).
+    var pool: [Int: BinaryPoolItem] = [:]
+
+    var frames: [Frame] = [Frame(kind: .document)]
+    var leaf: Leaf?
+    var capture: XMLNodeBuilder?
+
+    var sawKeePassFile = false
+    var meta: Meta
+    var headerHash: [UInt8]?
+    var root: Group?
+    var groupStack: [Group] = []
+    var entryStack: [Entry] = []
+    var times: Times
+    var icon = CustomIcon(uuid: .zero, data: [])
+    var item = CustomDataItem(key: "", value: "")
+    var fieldKey: String?
+    var fieldValue: EntryField?
+    var attachmentName: String?
+    var attachmentContent: BinaryPoolItem?
+    var association = AutoTypeAssociation(window: "", sequence: "")
+    var deletedObject = DeletedObject(uuid: .zero, deletionTime: .minimum)
+    var deletedObjects: [DeletedObject] = []
+    var documentUnknown: [UnknownElement] = []
+    var rootUnknown: [UnknownElement] = []
+    var groupCount = 0
+    var entryCount = 0
+
+    /// A reader for one XML body.
+    /// - Parameters:
+    ///   - version: the file's version from the outer header.
+    ///   - binaryPool: the KDBX 4 inner header binaries in order (reference `n` is item `n`); empty for
+    ///     KDBX 3.x, whose pool is read from `Meta/Binaries`.
+    ///   - limits: size and nesting limits.
+    ///   - fallbackTime: the time used where a time stamp is missing or unreadable (KeePass uses "now").
+    public init(version: KDBXVersion, binaryPool: [BinaryPoolItem] = [], limits: VaultXMLLimits = VaultXMLLimits(),
+                fallbackTime: KDBXTime = .minimum) {
+        self.version = version
+        self.limits = limits
+        self.fallbackTime = fallbackTime
+        tokenizer = XMLTokenizer(limits: limits.xml)
+        for (index, item) in binaryPool.enumerated() { pool[index] = item }
+        meta = Meta(time: fallbackTime)
+        meta.generator = ""
+        times = Times(all: fallbackTime)
+    }
+
+    /// Parses the next chunk of the XML body (any size; chunks may split anything).
+    /// - Parameter stream: the inner random stream, consumed in document order.
+    /// - Throws: ``KDBXError`` `.corruptedFile` for malformed XML or values (location
+    ///   "XML line L column C"), `.limitExceeded` when a limit is exceeded.
+    public mutating func feed(_ chunk: ArraySlice<UInt8>, stream: inout some ProtectedValueStream) throws(KDBXError) {
+        tokenizer.feed(chunk)
+        try drain(&stream)
+    }
+
+    /// Parses a chunk given as an array (see ``feed(_:stream:)``).
+    public mutating func feed(_ chunk: [UInt8], stream: inout some ProtectedValueStream) throws(KDBXError) {
+        try feed(chunk[...], stream: &stream)
+    }
+
+    /// Ends the input and returns the body.
+    /// - Returns: meta, root group, deleted objects, unknown elements, and the KDBX 3.x
+    ///   `Meta/HeaderHash` (for the container to compare with the SHA-256 of the header).
+    /// - Throws: ``KDBXError`` `.corruptedFile` when the document is incomplete or is not a
+    ///   `KeePassFile`.
+    public mutating func finish(stream: inout some ProtectedValueStream) throws(KDBXError) -> VaultBody {
+        tokenizer.finish()
+        try drain(&stream)
+        guard sawKeePassFile, frames.count == 1 else {
+            throw corrupted("the XML body is not a complete KeePassFile document")
+        }
+        let rootGroup = root ?? Group(uuid: .random(), name: "", iconID: 49, times: Times(all: fallbackTime))
+        return VaultBody(meta: meta, root: rootGroup, deletedObjects: deletedObjects, headerHash: headerHash,
+                         unknownElements: documentUnknown, rootUnknownElements: rootUnknown)
+    }
+
+    /// Reads a whole XML body at once.
+    public static func read(_ xml: [UInt8], version: KDBXVersion, binaryPool: [BinaryPoolItem] = [],
+                            stream: inout some ProtectedValueStream,
+                            limits: VaultXMLLimits = VaultXMLLimits()) throws(KDBXError) -> VaultBody {
+        var reader = VaultXMLReader(version: version, binaryPool: binaryPool, limits: limits)
+        try reader.feed(xml[...], stream: &stream)
+        return try reader.finish(stream: &stream)
+    }
+
+    // MARK: Events
+
+    mutating func drain(_ stream: inout some ProtectedValueStream) throws(KDBXError) {
+        while true {
+            let next: XMLEvent?
+            do throws(XMLError) {
+                next = try tokenizer.next()
+            } catch {
+                throw Self.map(error)
+            }
+            guard let event = next else { return }
+            try handle(event, &stream)
+        }
+    }
+
+    static func map(_ error: XMLError) -> KDBXError {
+        let location = "XML line \(error.line) column \(error.column)"
+        switch error.code {
+        case .depthLimitExceeded, .nameTooLong, .tooManyAttributes, .valueTooLarge, .documentTooLarge:
+            return KDBXError(.limitExceeded, "XML: " + error.reason, location: location)
+        default:
+            return KDBXError(.corruptedFile, "XML: " + error.reason, location: location)
+        }
+    }
+
+    func corrupted(_ reason: String) -> KDBXError {
+        KDBXError(.corruptedFile, reason, location: "XML line \(tokenizer.line) column \(tokenizer.column)")
+    }
+
+    func limit(_ reason: String) -> KDBXError {
+        KDBXError(.limitExceeded, reason, location: "XML line \(tokenizer.line) column \(tokenizer.column)")
+    }
+
+    mutating func handle(_ event: XMLEvent, _ stream: inout some ProtectedValueStream) throws(KDBXError) {
+        if capture != nil {
+            if let node = capture!.add(event) {
+                capture = nil
+                try endCapture(node, &stream)
+            }
+            return
+        }
+        if leaf != nil {
+            switch event {
+            case .startElement:
+                leaf!.skipDepth += 1
+            case .endElement(let name):
+                if leaf!.skipDepth > 0 {
+                    leaf!.skipDepth -= 1
+                } else {
+                    let finished = leaf!
+                    leaf = nil
+                    try applyLeaf(finished, &stream)
+                    frames[frames.count - 1].lastChild = name
+                }
+            case .text(let text), .cdata(let text):
+                if leaf!.skipDepth == 0 { leaf!.text += text }
+            case .comment, .processingInstruction:
+                break
+            }
+            return
+        }
+        switch event {
+        case .startElement(let name, let attributes):
+            switch classify(frames[frames.count - 1].kind, name) {
+            case .leaf:
+                leaf = Leaf(name: name, attributes: attributes)
+            case .container(let kind):
+                try begin(kind, attributes: attributes)
+                frames.append(Frame(kind: kind))
+            case .unknown:
+                capture = XMLNodeBuilder(startName: name, attributes: attributes)
+            }
+        case .endElement(let name):
+            let frame = frames.removeLast()
+            try end(frame)
+            frames[frames.count - 1].lastChild = name
+        case .text, .cdata, .comment, .processingInstruction:
+            // White space between elements, or stray content in a container: not part of the model.
+            break
+        }
+    }
+
+    /// Stores a finished unknown subtree in its container, after unmasking its protected values.
+    mutating func endCapture(_ captured: XMLElementNode, _ stream: inout some ProtectedValueStream) throws(KDBXError) {
+        var node = captured
+        try unmaskProtected(&node, &stream)
+        Self.dropFormattingWhitespace(&node)
+        let owner = frames[frames.count - 1]
+        if case .entry = owner.kind, node.name == "History", entryStack.count > 1,
+           !node.children.contains(where: { if case .element = $0 { return true } else { return false } }) {
+            return  // An empty History inside a history item (KeePassXC writes these).
+        }
+        let unknown = UnknownElement(node: node, precedingElement: owner.lastChild)
+        switch owner.kind {
+        case .keePassFile: documentUnknown.append(unknown)
+        case .meta: meta.unknownElements.append(unknown)
+        case .memoryProtection: meta.memoryProtection.unknownElements.append(unknown)
+        case .root: rootUnknown.append(unknown)
+        case .group: groupStack[groupStack.count - 1].unknownElements.append(unknown)
+        case .entry: entryStack[entryStack.count - 1].unknownElements.append(unknown)
+        case .times: times.unknownElements.append(unknown)
+        case .autoType: entryStack[entryStack.count - 1].autoType.unknownElements.append(unknown)
+        default: break  // Inside small records (items, strings, icons): dropped, as KeePass does.
+        }
+    }
+
+    /// Unmasks `Protected="True"` values in a captured subtree, pre-order (document order), as
+    /// KeePass's `ReadUnknown`/`ProcessNode` does.
+    func unmaskProtected(_ node: inout XMLElementNode, _ stream: inout some ProtectedValueStream) throws(KDBXError) {
+        if XMLValues.flag(node.attributes, "Protected") {
+            var text = ""
+            for child in node.children {
+                switch child {
+                case .text(let t), .cdata(let t): text += t
+                default: break
+                }
+            }
+            var bytes: [UInt8]
+            do { bytes = try Base64.decode(text) } catch { throw corrupted("a protected value is not base64") }
+            stream.apply(to: &bytes)
+            node.children = bytes.isEmpty ? [] : [.text(String(decoding: bytes, as: UTF8.self))]
+            wipe(&bytes)
+            return
+        }
+        for index in node.children.indices {
+            if case .element(var child) = node.children[index] {
+                try unmaskProtected(&child, &stream)
+                node.children[index] = .element(child)
+            }
+        }
+    }
+
+    /// Removes white-space-only text between child elements (the old indentation), so that the
+    /// writer's own indentation does not accumulate on every round trip.
+    static func dropFormattingWhitespace(_ node: inout XMLElementNode) {
+        let hasElements = node.children.contains { if case .element = $0 { return true } else { return false } }
+        if hasElements {
+            node.children.removeAll { child in
+                if case .text(let t) = child { return t.utf8.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D } }
+                return false
+            }
+        }
+        for index in node.children.indices {
+            if case .element(var child) = node.children[index] {
+                dropFormattingWhitespace(&child)
+                node.children[index] = .element(child)
+            }
+        }
+    }
+}
+
+extension VaultXMLReader {
+    /// What an open element is, for dispatching its children.
+    enum Kind: Equatable {
+        case document, keePassFile, meta, memoryProtection, customIcons, icon, binaries
+        case customData(Owner), item(Owner)
+        case root, group, times, entry, field, attachment, autoType, association, history
+        case deletedObjects, deletedObject
+    }
+
+    /// Whose custom data is being read.
+    enum Owner: Equatable { case meta, group, entry }
+
+    /// An open container element.
+    struct Frame {
+        var kind: Kind
+        /// The last known child element that ended, for placing unknown elements.
+        var lastChild: String?
+        /// Whether a `UUID` child was read (groups and entries get a fresh one otherwise).
+        var sawUUID = false
+
+        init(kind: Kind) { self.kind = kind }
+    }
+
+    /// An open leaf element whose text is being collected.
+    struct Leaf {
+        var name: String
+        var attributes: [XMLAttribute]
+        var text = ""
+        /// Depth of unexpected child elements inside the leaf (their content is ignored).
+        var skipDepth = 0
+
+        init(name: String, attributes: [XMLAttribute]) {
+            self.name = name
+            self.attributes = attributes
+        }
+    }
+
+    enum Action { case leaf, container(Kind), unknown }
+}

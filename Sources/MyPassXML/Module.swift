@@ -1,1 +1,0 @@
-// MyPassXML: see the module's feature folders.

@@ -1,0 +1,144 @@
+/// A pull tokenizer for XML 1.0 over UTF-8 bytes that arrive in chunks of any size.
+///
+/// Feed bytes with `feed(_:)` as they arrive (for KDBX: straight from the decompressor), call
+/// `next()` until it returns `nil` (it needs more input), and call `finish()` after the last chunk;
+/// then `next()` returns the remaining events and `nil` at the end of the document. A value (text,
+/// attribute, comment...) is always handed over whole, however the chunks split it, including
+/// splits inside a multi-byte UTF-8 sequence or an entity reference.
+///
+/// What it checks: well-formedness (XML 1.0 Fifth Edition: tags nest and match, names §2.3,
+/// characters §2.2, strict UTF-8, attribute uniqueness §3.1, one root element, the XML declaration
+/// §2.8 with encoding UTF-8 only), and the `XMLLimits`. It never processes a DTD: `<!DOCTYPE`
+/// throws `.doctypeNotAllowed`, so entity-expansion ("billion laughs") and external-entity (XXE)
+/// attacks are impossible by construction. Only the five predefined entities and character
+/// references are resolved.
+///
+/// After an error, every further `next()` throws the same error.
+///
+/// Memory: the tokenizer keeps only the bytes of the token being read plus the open element
+/// names; each is bounded by the limits.
+public struct XMLTokenizer {
+    enum Phase { case byteOrderMark, declaration, prolog, content, epilog }
+
+    /// What one step of the scanner achieved.
+    enum Step {
+        case event(XMLEvent)
+        case needMoreInput
+        case skipped
+        case endOfDocument
+    }
+
+    let limits: XMLLimits
+    let skipsWhitespaceText: Bool
+
+    /// Unconsumed input starts at `position`; bytes before it may be dropped on the next `feed`.
+    var buffer: [UInt8] = []
+    var position = 0
+    /// Absolute document offset of `buffer[0]`.
+    var bufferBase = 0
+    var isFinished = false
+    var fedBytes = 0
+    var phase = Phase.byteOrderMark
+    var openElements: [String] = []
+    var pendingEndName: String?
+    var failure: XMLError?
+
+    /// Line number at `position`, and the absolute offset where that line starts.
+    var currentLine = 1
+    var currentLineStart = 0
+
+    /// Resumable scan state of the incomplete token at `position` (reset whenever a token is consumed):
+    /// bytes after `position` already scanned, and for start tags the quote state and counters.
+    var scanOffset = 0
+    var scanQuote: UInt8 = 0
+    var scanAttributes = 0
+    var scanRun = 0
+    var scanUnquoted = 0
+
+    /// Reused output buffer for values that need rewriting (entities, line ends).
+    var scratch: [UInt8] = []
+
+    /// 1-based line of the start of the last event returned (or of the error position after a failure).
+    public internal(set) var line = 1
+    /// 1-based column (UTF-8 bytes) of the start of the last event returned.
+    public internal(set) var column = 1
+
+    /// Creates a tokenizer.
+    /// - Parameters:
+    ///   - limits: resource limits, checked as input arrives.
+    ///   - skipsWhitespaceText: when `true`, text events consisting only of XML white space
+    ///     (space, tab, CR, LF; typically the indentation between elements) are not reported.
+    public init(limits: XMLLimits = XMLLimits(), skipsWhitespaceText: Bool = false) {
+        self.limits = limits
+        self.skipsWhitespaceText = skipsWhitespaceText
+    }
+
+    /// Adds the next bytes of the document. Chunks may have any size (also empty) and split the
+    /// document anywhere. Bytes fed after `finish()` or after an error are ignored. Exceeding
+    /// `XMLLimits.maxDocumentBytes` makes the next `next()` throw `.documentTooLarge`.
+    public mutating func feed(_ chunk: ArraySlice<UInt8>) {
+        guard failure == nil, !isFinished, !chunk.isEmpty else { return }
+        fedBytes += chunk.count
+        if fedBytes > limits.maxDocumentBytes {
+            failure = XMLError(
+                .documentTooLarge, line: currentLine, column: bufferBase + position - currentLineStart + 1,
+                "document larger than \(limits.maxDocumentBytes) bytes")
+            return
+        }
+        compact()
+        buffer.append(contentsOf: chunk)
+    }
+
+    /// Adds the next bytes of the document (see `feed(_: ArraySlice<UInt8>)`).
+    public mutating func feed(_ chunk: [UInt8]) {
+        feed(chunk[...])
+    }
+
+    /// Declares that no more input will come; from now on an incomplete document is an error.
+    public mutating func finish() {
+        isFinished = true
+    }
+
+    /// Returns the next event.
+    /// - Returns: the event, or `nil` when more input is needed (before `finish()`) or the document
+    ///   ended (after `finish()`).
+    /// - Throws: `XMLError` for a well-formedness violation or an exceeded limit, with its line and column.
+    public mutating func next() throws(XMLError) -> XMLEvent? {
+        if let failure { throw failure }
+        if let name = pendingEndName {
+            pendingEndName = nil
+            return .endElement(name: name)
+        }
+        let bytes = buffer
+        do throws(XMLError) {
+            return try bytes.withUnsafeBufferPointer { (p) throws(XMLError) -> XMLEvent? in
+                while true {
+                    switch try step(p) {
+                    case .event(let event): return event
+                    case .needMoreInput, .endOfDocument: return nil
+                    case .skipped: continue
+                    }
+                }
+            }
+        } catch {
+            failure = error
+            line = error.line
+            column = error.column
+            throw error
+        }
+    }
+
+    /// Drops consumed bytes when that costs no more than what was consumed (amortised linear).
+    mutating func compact() {
+        guard position > 0 else { return }
+        if position == buffer.count {
+            buffer.removeAll(keepingCapacity: true)
+        } else if position >= buffer.count - position {
+            buffer.removeSubrange(0..<position)
+        } else {
+            return
+        }
+        bufferBase += position
+        position = 0
+    }
+}
