@@ -1,0 +1,127 @@
+import MyPassBytes
+
+/// The character classes of the password generator (KeePass's character set options).
+public enum PasswordCharacterClass: String, CaseIterable, Sendable, Hashable {
+    /// `A-Z`.
+    case upperCase
+    /// `a-z`.
+    case lowerCase
+    /// `0-9`.
+    case digits
+    /// `-`.
+    case minus
+    /// `_`.
+    case underline
+    /// ` ` (space).
+    case space
+    /// KeePass's "special": ``!"#$%&'*+,./:;=?@\^`|~``.
+    case special
+    /// `[]{}()<>`.
+    case brackets
+    /// Latin-1 supplement letters and signs U+00A1-U+00FF except the soft hyphen.
+    case latin1
+
+    /// The characters of this class, in code point order.
+    public var characters: [Character] {
+        switch self {
+        case .upperCase: return Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+        case .lowerCase: return Array("abcdefghijklmnopqrstuvwxyz")
+        case .digits: return Array("0123456789")
+        case .minus: return ["-"]
+        case .underline: return ["_"]
+        case .space: return [" "]
+        case .special: return Array("!\"#$%&'*+,./:;=?@\\^`|~")
+        case .brackets: return Array("[]{}()<>")
+        case .latin1:
+            return (0xA1...0xFF).filter { $0 != 0xAD }.compactMap { Unicode.Scalar($0).map(Character.init) }
+        }
+    }
+}
+
+/// Options of the password generator.
+public struct PasswordGeneratorOptions: Sendable, Equatable {
+    /// Length in characters.
+    public var length: Int
+    /// The classes to draw from; each selected class is guaranteed at least one character.
+    public var classes: Set<PasswordCharacterClass>
+    /// Leave out characters that are easily confused: ``PasswordGenerator/lookAlikes``.
+    public var excludeLookAlikes: Bool
+    /// Further characters to leave out.
+    public var excludedCharacters: String
+
+    /// Options with KeePass-like defaults: 20 characters of upper case, lower case and digits.
+    public init(length: Int = 20, classes: Set<PasswordCharacterClass> = [.upperCase, .lowerCase, .digits],
+                excludeLookAlikes: Bool = false, excludedCharacters: String = "") {
+        self.length = length
+        self.classes = classes
+        self.excludeLookAlikes = excludeLookAlikes
+        self.excludedCharacters = excludedCharacters
+    }
+}
+
+/// Generates random passwords from the OS random source (``SecureRandom``), without modulo bias.
+public enum PasswordGenerator {
+    /// Characters left out by ``PasswordGeneratorOptions/excludeLookAlikes`` (KeePass's `O0Il1|`,
+    /// plus `B8`, `G6`, `S5`, `Z2` as KeePassXC's "similar" set).
+    public static let lookAlikes: Set<Character> = ["O", "0", "I", "l", "1", "|", "B", "8", "G", "6", "S", "5", "Z", "2"]
+
+    /// The usable characters of each selected class after exclusions, classes in declaration order.
+    public static func pools(for options: PasswordGeneratorOptions) -> [(PasswordCharacterClass, [Character])] {
+        let excluded = Set(options.excludedCharacters).union(options.excludeLookAlikes ? lookAlikes : [])
+        return PasswordCharacterClass.allCases.filter { options.classes.contains($0) }.map { characterClass in
+            (characterClass, characterClass.characters.filter { !excluded.contains($0) })
+        }
+    }
+
+    /// A password: one random character from each selected class, the rest from all of them,
+    /// then shuffled (Fisher-Yates), all draws uniform.
+    ///
+    /// - Throws: ``CoreError/Code/invalidGeneratorOptions`` when no class is selected, a selected
+    ///   class has no character left after exclusions, or `length` is below the number of classes.
+    public static func generate(_ options: PasswordGeneratorOptions) throws(CoreError) -> ProtectedString {
+        let pools = pools(for: options)
+        guard !pools.isEmpty else {
+            throw CoreError(.invalidGeneratorOptions, "no character class selected")
+        }
+        if let empty = pools.first(where: { $0.1.isEmpty }) {
+            throw CoreError(.invalidGeneratorOptions, "every character of \(empty.0.rawValue) is excluded")
+        }
+        guard options.length >= pools.count else {
+            throw CoreError(.invalidGeneratorOptions,
+                            "length \(options.length) is less than the \(pools.count) selected classes")
+        }
+        let all = pools.flatMap(\.1)
+        var chosen: [Character] = pools.map { $0.1[SecureRandom.uniform(below: $0.1.count)] }
+        while chosen.count < options.length {
+            chosen.append(all[SecureRandom.uniform(below: all.count)])
+        }
+        var index = chosen.count - 1
+        while index > 0 {
+            chosen.swapAt(index, SecureRandom.uniform(below: index + 1))
+            index -= 1
+        }
+        var utf8: [UInt8] = []
+        for character in chosen { utf8.append(contentsOf: character.utf8) }
+        defer { wipe(&utf8) }
+        return ProtectedString(utf8Bytes: utf8)
+    }
+
+    /// The entropy in bits of a password drawn uniformly from the selected pools:
+    /// `length × log2(pool size)` (an upper bound; the per-class guarantee lowers it slightly).
+    public static func entropyBits(_ options: PasswordGeneratorOptions) -> Double {
+        let size = pools(for: options).reduce(0) { $0 + $1.1.count }
+        guard size > 1, options.length > 0 else { return 0 }
+        return Double(options.length) * log2Approx(Double(size))
+    }
+
+    private static func log2Approx(_ x: Double) -> Double {
+        // log2 without Foundation: exponent from the binary representation, mantissa by series.
+        let exponent = Double(x.exponent)
+        let mantissa = x.significand  // 1 <= m < 2
+        // ln(m) by atanh series; ln2 constant.
+        let y = (mantissa - 1) / (mantissa + 1)
+        var term = y, sum = 0.0, n = 1.0
+        for _ in 0..<20 { sum += term / n; term *= y * y; n += 2 }
+        return exponent + 2 * sum / 0.693_147_180_559_945_3
+    }
+}
