@@ -1,3 +1,4 @@
+import MyPassCore
 import MyPassKDBX
 
 /// The `mypass` entry point: picks the command, parses its arguments, runs it and maps every
@@ -36,6 +37,15 @@ enum CommandLineTool {
             return error.exitCode.rawValue
         } catch let error as KDBXError {
             let mapped = map(error)
+            report(mapped)
+            return mapped.exitCode.rawValue
+        } catch let error as CoreError {
+            let mapped: CLIError
+            if let codec = error.underlying as? KDBXError {
+                mapped = map(codec)
+            } else {
+                mapped = .failure(error.description)
+            }
             report(mapped)
             return mapped.exitCode.rawValue
         } catch {

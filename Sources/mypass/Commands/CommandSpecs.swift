@@ -30,8 +30,8 @@ enum CommandSpecs {
         .flag("lower", "Use lowercase letters."),
         .flag("upper", "Use uppercase letters."),
         .flag("digits", "Use digits."),
-        .flag("symbols", "Use symbols. Without any class flag, all four classes are used."),
-        .flag("exclude-similar", "Leave out look-alike characters (0 O o 1 l I | ...)."),
+        .flag("symbols", "Use symbols and brackets. Without any class flag: letters and digits."),
+        .flag("exclude-similar", "Leave out look-alike characters (O 0 I l 1 | B 8 G 6 S 5 Z 2)."),
     ]
 
     static let info = CommandSpec(

@@ -1,3 +1,5 @@
+import MyPassKDBX
+
 /// `mypass export VAULT [--format json|xml]`: the vault manifest, or KeePass's plain XML.
 enum ExportCommand {
     static func run(_ parsed: ParsedArguments) throws {
@@ -7,11 +9,11 @@ enum ExportCommand {
         }
         let (context, _) = try VaultContext.open(parsed)
         if format == "json" {
-            var text = PendingExport.manifest(context.vault)
+            var text = VaultManifest.json(of: context.vault)
             if !text.hasSuffix("\n") { text += "\n" }
             Console.out(text)
         } else {
-            Console.outBytes(PendingExport.xml(context.vault))
+            Console.outBytes(KeePassXMLExport.export(context.vault))
         }
     }
 }

@@ -22,7 +22,7 @@ enum ShowCommand {
         let now = try TOTPCommand.time(parsed)
         let otp: OTPCode?
         do {
-            otp = try PendingTOTP.code(for: entry, unixTime: now)
+            otp = try entry.otpCode(at: now)
         } catch {
             otp = nil
             Console.err("Warning: \(error)\n")

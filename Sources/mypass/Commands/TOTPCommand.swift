@@ -10,7 +10,7 @@ enum TOTPCommand {
         let now = try time(parsed)
         let code: OTPCode?
         do {
-            code = try PendingTOTP.code(for: located.entry, unixTime: now)
+            code = try located.entry.otpCode(at: now)
         } catch {
             throw CLIError.failure("entry '\(Vault.display(located.groupPath + [located.entry.title]))': \(error)")
         }

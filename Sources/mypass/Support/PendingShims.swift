@@ -32,16 +32,7 @@ enum PendingListing {
     static func subtree(of group: Group) -> Set<KDBXUUID> { Set(group.allGroups.map(\.uuid)) }
 }
 
-/// Stand-in for core's TOTPGenerator.
-enum PendingTOTP {
-    static func code(for entry: Entry, unixTime: Int64) throws -> OTPCode? { nil }
-}
 
-/// Stand-in for kdbx-model's exports.
-enum PendingExport {
-    static func manifest(_ vault: Vault) -> String { "{}" }
-    static func xml(_ vault: Vault) -> [UInt8] { [] }
-}
 
 /// Stand-in for core's editing operations (history, recycle bin, times).
 enum PendingEditing {
@@ -77,11 +68,3 @@ enum PendingEditing {
     }
 }
 
-/// Stand-in for core's password generator.
-enum PendingGenerator {
-    static func generate(length: Int, lower: Bool, upper: Bool, digits: Bool, symbols: Bool, excludeSimilar: Bool) throws -> ProtectedString {
-        ProtectedString(String(repeating: "x", count: length))
-    }
-}
-
-struct OTPCode { var value: String; var secondsRemaining: Int? }

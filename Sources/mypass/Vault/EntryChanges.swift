@@ -1,5 +1,6 @@
 import Foundation
 import MyPassBytes
+import MyPassCore
 import MyPassKDBX
 
 /// The changes `add` and `edit` make to an entry, read and checked from the command line before
@@ -133,12 +134,23 @@ struct GeneratorOptions {
         upper = parsed.flag("upper")
         digits = parsed.flag("digits")
         symbols = parsed.flag("symbols")
-        if !(lower || upper || digits || symbols) { (lower, upper, digits, symbols) = (true, true, true, true) }
+        // Without a class flag: KeePass's default, upper and lower case letters and digits.
+        if !(lower || upper || digits || symbols) { (lower, upper, digits) = (true, true, true) }
         excludeSimilar = parsed.flag("exclude-similar")
     }
 
+    /// A password from the core's generator (OS randomness, at least one character of each class).
     func generate() throws -> ProtectedString {
-        try PendingGenerator.generate(
-            length: length, lower: lower, upper: upper, digits: digits, symbols: symbols, excludeSimilar: excludeSimilar)
+        var classes = Set<PasswordCharacterClass>()
+        if lower { classes.insert(.lowerCase) }
+        if upper { classes.insert(.upperCase) }
+        if digits { classes.insert(.digits) }
+        if symbols { classes.formUnion([.special, .brackets, .minus, .underline]) }
+        let options = PasswordGeneratorOptions(length: length, classes: classes, excludeLookAlikes: excludeSimilar)
+        do {
+            return try PasswordGenerator.generate(options)
+        } catch {
+            throw CLIError.failure("cannot generate a password: \(error.description)")
+        }
     }
 }
