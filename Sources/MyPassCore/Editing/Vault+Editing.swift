@@ -1,0 +1,232 @@
+import MyPassKDBX
+
+/// What a delete did.
+public enum DeletionOutcome: Sendable, Equatable {
+    /// The object was moved into the recycle bin (group UUID given).
+    case movedToRecycleBin(KDBXUUID)
+    /// The object was removed for good and recorded as deleted objects.
+    case deletedPermanently
+}
+
+extension Vault {
+    // MARK: - Entries
+
+    /// Adds `entry` to group `groupUUID` as KeePass adds a new entry: every time stamp set to `now`,
+    /// usage count 0, no history, appended after the group's entries.
+    ///
+    /// - Returns: the entry's UUID (a fresh one when `entry` carries one already in use).
+    /// - Throws: ``CoreError/Code/notFound`` when the group does not exist.
+    @discardableResult
+    public mutating func addEntry(_ entry: Entry, to groupUUID: KDBXUUID, now: KDBXTime) throws(CoreError) -> KDBXUUID {
+        var entry = entry
+        if entry.uuid.isZero || self.entry(withUUID: entry.uuid) != nil || group(withUUID: entry.uuid) != nil {
+            entry.uuid = .random()
+        }
+        entry.times = Times.created(at: now)
+        entry.history = []
+        let added: Bool? = root.modifyGroup(withUUID: groupUUID) { $0.entries.append(entry); return true }
+        guard added != nil else { throw CoreError(.notFound, "no such group", location: groupUUID.hexString) }
+        return entry.uuid
+    }
+
+    /// Edits entry `uuid` with KeePass's semantics: when `body` changes anything, the previous state
+    /// goes into the entry's history (KeePass `PwEntry.CreateBackup`), the entry is touched
+    /// (modification and access time `now`, usage count + 1) and the history is trimmed to
+    /// ``Meta/historyMaxItems`` and ``Meta/historyMaxSize`` (-1 = unlimited). `body` cannot change
+    /// the UUID or the history.
+    ///
+    /// - Returns: whether the entry changed.
+    /// - Throws: ``CoreError/Code/notFound``, or what `body` throws (the entry is then unchanged).
+    @discardableResult
+    public mutating func editEntry(_ uuid: KDBXUUID, now: KDBXTime,
+                                   _ body: (inout Entry) throws(CoreError) -> Void) throws(CoreError) -> Bool {
+        guard let before = entry(withUUID: uuid) else {
+            throw CoreError(.notFound, "no such entry", location: uuid.hexString)
+        }
+        var after = before
+        try body(&after)
+        after.uuid = before.uuid
+        after.history = before.history
+        guard after != before else { return false }
+        var backup = before
+        backup.history = []
+        after.history.append(backup)
+        after.times.lastModification = now
+        after.times.lastAccess = now
+        after.times.usageCount &+= 1
+        after.trimHistory(maxItems: meta.historyMaxItems, maxSize: meta.historyMaxSize)
+        let updated = after
+        root.modifyEntry(withUUID: uuid) { $0 = updated }
+        return true
+    }
+
+    /// Records a use of entry `uuid` without changing it (KeePass `Touch(false)`): access time
+    /// `now`, usage count + 1.
+    public mutating func touchEntry(_ uuid: KDBXUUID, now: KDBXTime) throws(CoreError) {
+        let found: Bool? = root.modifyEntry(withUUID: uuid) { entry in
+            entry.times.lastAccess = now
+            entry.times.usageCount &+= 1
+            return true
+        }
+        guard found != nil else { throw CoreError(.notFound, "no such entry", location: uuid.hexString) }
+    }
+
+    /// Moves entry `uuid` to group `target`: appended there, ``Times/locationChanged`` set to `now`
+    /// and ``Entry/previousParentGroup`` to the group it left (KDBX 4.1). No history item.
+    public mutating func moveEntry(_ uuid: KDBXUUID, to target: KDBXUUID, now: KDBXTime) throws(CoreError) {
+        guard let parent = root.parentOfEntry(uuid) else {
+            throw CoreError(.notFound, "no such entry", location: uuid.hexString)
+        }
+        guard group(withUUID: target) != nil else {
+            throw CoreError(.notFound, "no such group", location: target.hexString)
+        }
+        guard parent.uuid != target else { return }
+        guard var entry = root.removeEntry(withUUID: uuid) else { return }
+        entry.times.locationChanged = now
+        entry.previousParentGroup = parent.uuid
+        let moved = entry
+        root.modifyGroup(withUUID: target) { $0.entries.append(moved) }
+    }
+
+    /// Deletes entry `uuid` as KeePass does: into the recycle bin when it is enabled and the entry is
+    /// not in it yet (creating the bin if needed); otherwise removed for good and recorded in
+    /// ``deletedObjects`` with time `now`.
+    @discardableResult
+    public mutating func deleteEntry(_ uuid: KDBXUUID, now: KDBXTime) throws(CoreError) -> DeletionOutcome {
+        guard entry(withUUID: uuid) != nil else {
+            throw CoreError(.notFound, "no such entry", location: uuid.hexString)
+        }
+        if meta.recycleBinEnabled && !isEntryInRecycleBin(uuid) {
+            let bin = ensureRecycleBin(now: now)
+            try moveEntry(uuid, to: bin, now: now)
+            try touchEntryAccess(uuid, now: now)
+            return .movedToRecycleBin(bin)
+        }
+        root.removeEntry(withUUID: uuid)
+        deletedObjects.append(DeletedObject(uuid: uuid, deletionTime: now))
+        return .deletedPermanently
+    }
+
+    private mutating func touchEntryAccess(_ uuid: KDBXUUID, now: KDBXTime) throws(CoreError) {
+        root.modifyEntry(withUUID: uuid) { $0.times.lastAccess = now }
+    }
+
+    // MARK: - Groups
+
+    /// Adds a new group named `name` under `parent` with KeePass's defaults (icon 48 unless given,
+    /// every time stamp `now`).
+    ///
+    /// - Returns: the new group's UUID.
+    @discardableResult
+    public mutating func addGroup(named name: String, in parent: KDBXUUID, iconID: Int = 48,
+                                  now: KDBXTime) throws(CoreError) -> KDBXUUID {
+        let group = Group(name: name, iconID: iconID, times: Times.created(at: now))
+        let added: Bool? = root.modifyGroup(withUUID: parent) { $0.groups.append(group); return true }
+        guard added != nil else { throw CoreError(.notFound, "no such group", location: parent.hexString) }
+        return group.uuid
+    }
+
+    /// Edits group `uuid`; when `body` changes anything, modification and access times become
+    /// `now`. Groups keep no history. `body` cannot change the UUID, entries or subgroups.
+    @discardableResult
+    public mutating func editGroup(_ uuid: KDBXUUID, now: KDBXTime,
+                                   _ body: (inout Group) throws(CoreError) -> Void) throws(CoreError) -> Bool {
+        guard let before = group(withUUID: uuid) else {
+            throw CoreError(.notFound, "no such group", location: uuid.hexString)
+        }
+        var after = before
+        try body(&after)
+        after.uuid = before.uuid
+        after.entries = before.entries
+        after.groups = before.groups
+        guard after != before else { return false }
+        after.times.lastModification = now
+        after.times.lastAccess = now
+        let updated = after
+        root.modifyGroup(withUUID: uuid) { $0 = updated }
+        return true
+    }
+
+    /// Moves group `uuid` (with its subtree) under `target`: ``Times/locationChanged`` `now`,
+    /// ``Group/previousParentGroup`` the former parent.
+    ///
+    /// - Throws: ``CoreError/Code/invalidOperation`` for the root or a move into its own subtree;
+    ///   ``CoreError/Code/notFound``.
+    public mutating func moveGroup(_ uuid: KDBXUUID, to target: KDBXUUID, now: KDBXTime) throws(CoreError) {
+        guard uuid != root.uuid else { throw CoreError(.invalidOperation, "the root group cannot move") }
+        guard let moving = group(withUUID: uuid), let parent = root.parentOfGroup(uuid) else {
+            throw CoreError(.notFound, "no such group", location: uuid.hexString)
+        }
+        guard group(withUUID: target) != nil else {
+            throw CoreError(.notFound, "no such group", location: target.hexString)
+        }
+        guard moving.group(withUUID: target) == nil else {
+            throw CoreError(.invalidOperation, "a group cannot move into its own subtree")
+        }
+        guard parent.uuid != target, var group = root.removeGroup(withUUID: uuid) else { return }
+        group.times.locationChanged = now
+        group.previousParentGroup = parent.uuid
+        let moved = group
+        root.modifyGroup(withUUID: target) { $0.groups.append(moved) }
+    }
+
+    /// Deletes group `uuid` with its subtree as KeePass does: into the recycle bin when it is
+    /// enabled and the group is neither in it, nor the bin itself, nor holds it; otherwise removed
+    /// for good, recording a deleted object for each entry and group of the subtree (KeePass
+    /// `PwGroup.DeleteAllObjects` order) and the group itself.
+    @discardableResult
+    public mutating func deleteGroup(_ uuid: KDBXUUID, now: KDBXTime) throws(CoreError) -> DeletionOutcome {
+        guard uuid != root.uuid else { throw CoreError(.invalidOperation, "the root group cannot be deleted") }
+        guard let group = group(withUUID: uuid) else {
+            throw CoreError(.notFound, "no such group", location: uuid.hexString)
+        }
+        let binUUID = meta.recycleBinUUID
+        let holdsBin = !binUUID.isZero && group.group(withUUID: binUUID) != nil
+        if meta.recycleBinEnabled && !holdsBin && !isGroupInRecycleBin(uuid) {
+            let bin = ensureRecycleBin(now: now)
+            try moveGroup(uuid, to: bin, now: now)
+            return .movedToRecycleBin(bin)
+        }
+        func record(_ group: Group) {
+            for entry in group.entries { deletedObjects.append(DeletedObject(uuid: entry.uuid, deletionTime: now)) }
+            for child in group.groups {
+                record(child)
+                deletedObjects.append(DeletedObject(uuid: child.uuid, deletionTime: now))
+            }
+        }
+        record(group)
+        deletedObjects.append(DeletedObject(uuid: uuid, deletionTime: now))
+        root.removeGroup(withUUID: uuid)
+        return .deletedPermanently
+    }
+
+    // MARK: - Recycle bin
+
+    /// The recycle bin's UUID, creating the bin the KeePass way when it does not exist: a group
+    /// "Recycle Bin" under the root with icon 43 (TrashBin), auto-type and searching disabled, not
+    /// expanded; ``Meta/recycleBinUUID`` and ``Meta/recycleBinChanged`` are set.
+    @discardableResult
+    public mutating func ensureRecycleBin(now: KDBXTime) -> KDBXUUID {
+        if !meta.recycleBinUUID.isZero, group(withUUID: meta.recycleBinUUID) != nil { return meta.recycleBinUUID }
+        var bin = Group(name: "Recycle Bin", iconID: 43, times: Times.created(at: now))
+        bin.enableAutoType = false
+        bin.enableSearching = false
+        bin.isExpanded = false
+        root.groups.append(bin)
+        meta.recycleBinUUID = bin.uuid
+        meta.recycleBinChanged = now
+        return bin.uuid
+    }
+
+    /// Whether entry `uuid` is inside the recycle bin (at any depth).
+    public func isEntryInRecycleBin(_ uuid: KDBXUUID) -> Bool {
+        guard !meta.recycleBinUUID.isZero, let bin = group(withUUID: meta.recycleBinUUID) else { return false }
+        return bin.entry(withUUID: uuid) != nil
+    }
+
+    /// Whether group `uuid` is the recycle bin or inside it.
+    public func isGroupInRecycleBin(_ uuid: KDBXUUID) -> Bool {
+        guard !meta.recycleBinUUID.isZero, let bin = group(withUUID: meta.recycleBinUUID) else { return false }
+        return bin.group(withUUID: uuid) != nil
+    }
+}

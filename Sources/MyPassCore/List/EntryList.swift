@@ -1,0 +1,20 @@
+import MyPassKDBX
+
+/// The list logic: which entries the list shows for a group filter and a search text.
+public enum EntryList {
+    /// The entries to display, in the order of `entries`.
+    ///
+    /// First the group filter: with a selection, keep the entries whose own group is selected
+    /// (including groups with searching disabled, such as the recycle bin); without one, keep the
+    /// entries of searchable groups. Then the search: keep entries whose title, user name, URL or
+    /// one of whose tags contains `searchText`, ignoring case and diacritics. Both together give
+    /// their intersection; an empty (or white-space only) search text keeps everything the filter kept.
+    public static func displayedEntries(_ entries: [FlatEntry], filter: GroupFilter, searchText: String) -> [FlatEntry] {
+        let needle = SearchFolding.fold(searchText.trimmed)
+        return entries.filter { item in
+            let inFilter = filter.isEmpty ? item.isSearchable : filter.isSelected(item.groupUUID)
+            guard inFilter else { return false }
+            return needle.isEmpty || item.searchKeys.contains(where: { $0.contains(needle) })
+        }
+    }
+}
