@@ -1,4 +1,5 @@
 import Foundation
+import MyPassCore
 import MyPassKDBX
 
 /// `mypass attachment export|import|rm VAULT ENTRY NAME [FILE]`.
@@ -27,7 +28,7 @@ enum AttachmentCommand {
         var (context, _) = try VaultContext.open(parsed)
         let located = try context.vault.locateEntry(parsed.required("entry"))
         let name = parsed.required("name")
-        try PendingEditing.update(located.entry.uuid, in: &context.vault, now: currentTime()) { entry in
+        try context.vault.editEntry(located.entry.uuid, now: currentTime()) { entry in
             entry.setAttachment(Attachment(name: name, data: data))
         }
         try context.save()
@@ -43,8 +44,8 @@ enum AttachmentCommand {
         guard located.entry.attachment(named: name) != nil else {
             throw CLIError.failure("entry '\(entryName)' has no attachment '\(name)'")
         }
-        try PendingEditing.update(located.entry.uuid, in: &context.vault, now: currentTime()) { entry in
-            entry.removeAttachment(named: name)
+        try context.vault.editEntry(located.entry.uuid, now: currentTime()) { entry throws(CoreError) in
+            try entry.deleteAttachment(name)
         }
         try context.save()
         Console.line("Removed attachment '\(name)' from '\(entryName)'.")

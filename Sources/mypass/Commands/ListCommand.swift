@@ -5,12 +5,11 @@ enum ListCommand {
     static func run(_ parsed: ParsedArguments) throws {
         let (context, _) = try VaultContext.open(parsed)
         let vault = context.vault
-        var selected = Set<KDBXUUID>()
+        var selected: [KDBXUUID] = []
         for path in parsed.values("group") {
-            let (group, _) = try vault.locateGroup(path)
-            selected.formUnion(PendingListing.subtree(of: group))
+            selected.append(try vault.locateGroup(path).group.uuid)
         }
-        let entries = PendingListing.displayed(in: vault, selectedGroups: selected, search: parsed.value("search") ?? "")
+        let entries = vault.displayedEntries(groups: selected, search: parsed.value("search") ?? "")
         if parsed.flag("json") {
             Console.line(JSON.array(entries.map { EntryJSON.summary($0, detailed: true) }).prettyPrinted)
             return

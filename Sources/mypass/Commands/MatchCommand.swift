@@ -21,7 +21,7 @@ enum MatchCommand {
         let (context, _) = try VaultContext.open(parsed)
         let service = parsed.required("service")
         // The candidates are the entries the unfiltered list shows (the recycle bin stays out).
-        let entries = PendingListing.displayed(in: context.vault, selectedGroups: [], search: "")
+        let entries = context.vault.displayedEntries(groups: [], search: "")
         let matches = CredentialMatcher().match(serviceIdentifier: service, in: entries.map { MatchCandidate(located: $0) })
         if parsed.flag("json") {
             let json = JSON.object([

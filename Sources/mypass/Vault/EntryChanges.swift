@@ -61,21 +61,21 @@ struct EntryChanges {
         }
     }
 
-    /// Applies the changes to `entry`; `password` is the prompted entry password, if any.
-    func apply(to entry: inout Entry, password: ProtectedString?, protects: (String) -> Bool) throws {
+    /// The entry's new password, if the changes set one: the prompted one, or a generated one.
+    func newPassword(prompted: ProtectedString?) throws -> ProtectedString? {
+        if let prompted { return prompted }
+        return try generator?.generate()
+    }
+
+    /// Applies the changes to `entry`; `password` comes from ``newPassword(prompted:)``.
+    /// `protects` tells whether a new standard field is protected (the vault's memory protection).
+    func apply(to entry: inout Entry, password: ProtectedString?, protects: (String) -> Bool) {
         if let title { entry.title = title }
         if let userName { entry.setValue(userName, for: Entry.StandardField.userName) }
         if let url { entry.url = url }
         if let notes { entry.notes = notes }
-        if let tags { entry.tags = tags }
-        if let expiry {
-            if let time = expiry {
-                entry.times.expires = true
-                entry.times.expiry = time
-            } else {
-                entry.times.expires = false
-            }
-        }
+        if let tags { entry.setTags(tags) }
+        if let expiry { entry.setExpiry(expiry) }
         for (name, value) in fields {
             if value.isEmpty && !Entry.StandardField.all.contains(name) {
                 entry.removeField(named: name)
@@ -87,7 +87,6 @@ struct EntryChanges {
         }
         for (name, value) in protectedFields { entry.setProtectedValue(value, for: name) }
         if let password { entry.password = password }
-        if let generator { entry.password = try generator.generate() }
         for attachment in attachments { entry.setAttachment(attachment) }
     }
 
