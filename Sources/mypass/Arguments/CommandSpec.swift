@@ -1,42 +1,3 @@
-/// A named option of a command: a flag (`--json`) or an option that takes a value (`--group <path>`).
-struct OptionSpec: Sendable {
-    /// The long name without dashes (`group` for `--group`).
-    var long: String
-    /// An optional one-letter alias (`-h`).
-    var short: Character?
-    /// For an option that takes a value, the value's name shown in usage (`path`); nil for a flag.
-    var valueName: String?
-    /// May be given more than once, each value kept in order (`--group A --group B`).
-    var isRepeatable: Bool
-    /// One line for `--help`.
-    var help: String
-
-    /// A flag: present or absent.
-    static func flag(_ long: String, short: Character? = nil, _ help: String) -> OptionSpec {
-        OptionSpec(long: long, short: short, valueName: nil, isRepeatable: false, help: help)
-    }
-
-    /// An option with a value; a later occurrence replaces an earlier one unless `repeatable`.
-    static func option(_ long: String, _ valueName: String, repeatable: Bool = false, _ help: String) -> OptionSpec {
-        OptionSpec(long: long, short: nil, valueName: valueName, isRepeatable: repeatable, help: help)
-    }
-
-    var isFlag: Bool { valueName == nil }
-
-    /// `--group <path>` as usage shows it.
-    var synopsis: String {
-        guard let valueName else { return "--\(long)" }
-        return "--\(long) <\(valueName)>"
-    }
-}
-
-/// A positional argument of a command (`<vault>`, `<entry>`).
-struct PositionalSpec: Sendable {
-    var name: String
-    var help: String
-    var isOptional: Bool = false
-}
-
 /// What a command accepts and how `--help` describes it (swift-argument-parser's layout).
 struct CommandSpec: Sendable {
     /// The command words after `mypass` (`ls`, or `attachment export`).
@@ -95,18 +56,5 @@ struct CommandSpec: Sendable {
             text += "\n  See 'mypass help \(name) <subcommand>' for detailed help.\n"
         }
         return text
-    }
-}
-
-/// Two-column rows for help text.
-enum HelpFormatter {
-    static let labelWidth = 26
-
-    static func row(_ label: String, _ help: String) -> String {
-        let indented = "  " + label
-        if indented.count + 2 > labelWidth {
-            return indented + "\n" + String(repeating: " ", count: labelWidth) + help + "\n"
-        }
-        return indented + String(repeating: " ", count: labelWidth - indented.count) + help + "\n"
     }
 }
