@@ -164,6 +164,30 @@ struct ReadCommandTests {
         #expect(differences.isEmpty, "\(differences)")
     }
 
+    @Test("export --format xml is KeePass's plain XML: KeePass imports it back to the same manifest")
+    func exportXML() throws {
+        let scratch = try Scratch()
+        let vault = try scratch.copy(Demo.vault)
+        let result = try CLI.run(["export", vault, "--format", "xml"], stdin: Demo.stdin)
+        #expect(result.status == 0, "\(result.stderrText)")
+        #expect(result.stdoutText.hasPrefix("<?xml version=\"1.0\" encoding=\"utf-8\" standalone=\"yes\"?>"))
+        #expect(result.stdoutText.contains("<Value ProtectInMemory=\"True\">gh-Xq8!vR2#mT5pL</Value>"))
+        guard let kporacle = InteropTools.kporacle else {
+            if let message = InteropTools.missing("kporacle", test: "exportXML") { Issue.record(Comment(rawValue: message)) }
+            return
+        }
+        let xml = try scratch.write("export.xml", result.stdout)
+        let imported = scratch.path("imported.kdbx")
+        let conversion = try runProcess(kporacle, ["from-xml", xml, imported, "--pw", "x"])
+        #expect(conversion.status == 0, "\(conversion.stderrText)")
+        guard let manifest = try Interop.kporacleDump(imported, password: "x", test: "exportXML") else { return }
+        let expected = try #require(try parseJSON(try TestVectors.text("demo/demo.json")) as? [String: Any])
+        for key in ["groups", "entries", "deletedObjects"] {
+            let differences = manifestDifferences(expected: expected[key]!, actual: manifest[key] as Any)
+            #expect(differences.isEmpty, "\(key): \(differences)")
+        }
+    }
+
     @Test("export --format json of every fixture equals its manifest", arguments: Fixture.all)
     func exportFixture(_ fixture: Fixture) throws {
         let scratch = try Scratch()
