@@ -13,8 +13,10 @@ public struct CoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case notFound
         /// An edit the vault's structure forbids (moving a group into its own subtree, deleting the root).
         case invalidOperation
-        /// The session is locked (or was never unlocked).
+        /// The session is locked (or was never unlocked, or auto-locked).
         case locked
+        /// The password or key file is wrong (or the file header was modified).
+        case wrongKey
         /// No stored credential for this vault.
         case noStoredCredential
         /// The saved file did not read back to the same vault; the original is untouched.
@@ -53,6 +55,7 @@ public struct CoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .notFound: text = "not found"
         case .invalidOperation: text = "operation not allowed"
         case .locked: text = "the vault is locked"
+        case .wrongKey: text = "wrong password or key file"
         case .noStoredCredential: text = "no stored credential"
         case .verificationFailed: text = "the saved file did not read back correctly; the original is untouched"
         case .io: text = "I/O error"

@@ -36,15 +36,16 @@ extension Vault {
     /// the UUID or the history.
     ///
     /// - Returns: whether the entry changed.
-    /// - Throws: ``CoreError/Code/notFound``, or what `body` throws (the entry is then unchanged).
+    /// - Throws: ``CoreError/Code/notFound``, or what `body` throws (the entry is then unchanged;
+    ///   errors other than ``CoreError`` come wrapped as ``CoreError/Code/invalidOperation``).
     @discardableResult
     public mutating func editEntry(_ uuid: KDBXUUID, now: KDBXTime,
-                                   _ body: (inout Entry) throws(CoreError) -> Void) throws(CoreError) -> Bool {
+                                   _ body: (inout Entry) throws -> Void) throws(CoreError) -> Bool {
         guard let before = entry(withUUID: uuid) else {
             throw CoreError(.notFound, "no such entry", location: uuid.hexString)
         }
         var after = before
-        try body(&after)
+        try Vault.run(body, on: &after)
         after.uuid = before.uuid
         after.history = before.history
         guard after != before else { return false }
@@ -111,6 +112,18 @@ extension Vault {
         root.modifyEntry(withUUID: uuid) { $0.times.lastAccess = now }
     }
 
+    /// Runs an edit body, passing ``CoreError``s through and wrapping any other error as
+    /// ``CoreError/Code/invalidOperation`` with the original as ``CoreError/underlying``.
+    private static func run<T>(_ body: (inout T) throws -> Void, on value: inout T) throws(CoreError) {
+        do {
+            try body(&value)
+        } catch let error as CoreError {
+            throw error
+        } catch {
+            throw CoreError(.invalidOperation, "the edit failed: \(error)", underlying: error)
+        }
+    }
+
     // MARK: - Groups
 
     /// Adds a new group named `name` under `parent` with KeePass's defaults (icon 48 unless given,
@@ -130,12 +143,12 @@ extension Vault {
     /// `now`. Groups keep no history. `body` cannot change the UUID, entries or subgroups.
     @discardableResult
     public mutating func editGroup(_ uuid: KDBXUUID, now: KDBXTime,
-                                   _ body: (inout Group) throws(CoreError) -> Void) throws(CoreError) -> Bool {
+                                   _ body: (inout Group) throws -> Void) throws(CoreError) -> Bool {
         guard let before = group(withUUID: uuid) else {
             throw CoreError(.notFound, "no such group", location: uuid.hexString)
         }
         var after = before
-        try body(&after)
+        try Vault.run(body, on: &after)
         after.uuid = before.uuid
         after.entries = before.entries
         after.groups = before.groups
