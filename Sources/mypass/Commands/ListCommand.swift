@@ -9,7 +9,7 @@ enum ListCommand {
         for path in parsed.values("group") {
             selected.append(try vault.locateGroup(path).group.uuid)
         }
-        let entries = vault.displayedEntries(groups: selected, search: parsed.value("search") ?? "")
+        let entries = vault.displayedEntries(groups: selected, search: parsed.value("search") ?? "").map(LocatedEntry.init)
         if parsed.flag("json") {
             Console.line(JSON.array(entries.map { EntryJSON.summary($0, detailed: true) }).prettyPrinted)
             return

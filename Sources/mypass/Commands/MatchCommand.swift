@@ -8,19 +8,18 @@ enum MatchCommand {
         let service = parsed.required("service")
         // The candidates are the entries the unfiltered list shows (the recycle bin stays out).
         let entries = context.vault.displayedEntries(groups: [], search: "")
-        let matches = CredentialMatcher().match(serviceIdentifier: service, in: entries.map { MatchCandidate(located: $0) })
+        let matches = CredentialMatcher().match(serviceIdentifier: service, in: entries)
         if parsed.flag("json") {
             let json = JSON.object([
-                ("suggestions", .array(matches.suggested.map { EntryJSON.summary($0.located) })),
-                ("others", .array(matches.others.map { EntryJSON.summary($0.located) })),
+                ("suggestions", .array(matches.suggested.map { EntryJSON.summary(LocatedEntry($0)) })),
+                ("others", .array(matches.others.map { EntryJSON.summary(LocatedEntry($0)) })),
             ])
             Console.line(json.prettyPrinted)
             return
         }
-        func rows(_ candidates: [MatchCandidate]) -> String {
-            Text.columns(candidates.map {
-                ["  " + Text.oneLine($0.located.entry.title), Text.oneLine($0.located.entry.userName),
-                 Text.oneLine(Text.breadcrumb($0.located.groupPath))]
+        func rows(_ items: [FlatEntry]) -> String {
+            Text.columns(items.map {
+                ["  " + Text.oneLine($0.entry.title), Text.oneLine($0.entry.userName), Text.oneLine(Text.breadcrumb($0.breadcrumb))]
             })
         }
         var out = "Suggestions for \(service):\n"

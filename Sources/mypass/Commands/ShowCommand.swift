@@ -22,7 +22,7 @@ enum ShowCommand {
         let now = try TOTPCommand.time(parsed)
         let otp: OTPCode?
         do {
-            otp = try entry.otpCode(at: now)
+            otp = try entry.timeBasedCode(at: now)
         } catch {
             otp = nil
             Console.err("Warning: \(error)\n")

@@ -2,24 +2,29 @@ import Foundation
 import MyPassCore
 import MyPassKDBX
 
-/// `mypass totp VAULT ENTRY [--time UNIX_SECONDS]`: the code alone on stdout, seconds left on stderr.
+/// `mypass totp VAULT ENTRY [--time UNIX_SECONDS]`: the code alone on stdout, seconds left on
+/// stderr. For a counter-based (HOTP) entry the counter is advanced and the vault saved.
 enum TOTPCommand {
     static func run(_ parsed: ParsedArguments) throws {
-        let (context, _) = try VaultContext.open(parsed)
-        let located = try context.vault.locateEntry(parsed.required("entry"))
         let now = try time(parsed)
+        var (context, _) = try VaultContext.open(parsed)
+        let located = try context.vault.locateEntry(parsed.required("entry"))
+        let name = Vault.display(located.groupPath + [located.entry.title])
         let code: OTPCode?
         do {
-            code = try located.entry.otpCode(at: now)
+            code = try context.vault.oneTimePassword(forEntry: located.entry.uuid, now: KDBXTime(unixSeconds: now))
         } catch {
-            throw CLIError.failure("entry '\(Vault.display(located.groupPath + [located.entry.title]))': \(error)")
+            throw CLIError.failure("entry '\(name)': \(error.description)")
         }
-        guard let code else {
-            throw CLIError.failure("entry '\(Vault.display(located.groupPath + [located.entry.title]))' has no TOTP")
-        }
-        Console.line(code.value)
+        guard let code else { throw CLIError.failure("entry '\(name)' has no TOTP") }
         if let left = code.secondsRemaining {
+            Console.line(code.value)
             Console.err("\(left) s left\n")
+        } else {
+            // HOTP: the counter moved on; save before handing out the code.
+            try context.save()
+            Console.line(code.value)
+            Console.err("HOTP counter advanced and saved\n")
         }
     }
 

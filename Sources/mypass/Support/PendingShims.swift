@@ -13,10 +13,7 @@ enum KDBXCodec {
     static func open(_ file: [UInt8], key: CompositeKey) throws(KDBXError) -> Vault {
         throw KDBXError(.unsupported, "codec not merged yet")
     }
-}
-
-enum SafeVaultWriter {
-    static func save(_ vault: Vault, key: CompositeKey, to url: URL) throws {
-        throw KDBXError(.io, "safe save not merged yet")
+    static func save(_ vault: Vault, key: CompositeKey) throws(KDBXError) -> [UInt8] {
+        throw KDBXError(.unsupported, "codec not merged yet")
     }
 }

@@ -2,12 +2,12 @@ import MyPassCore
 import MyPassKDBX
 
 extension Entry {
-    /// The entry's current one-time password at `unixTime`, or nil when it stores no OTP settings.
+    /// The entry's current TOTP code at `unixTime` without changing anything, or nil when it has
+    /// no OTP settings or counter-based (HOTP) ones, whose use must advance the counter.
     ///
     /// - Throws: `CoreError.invalidOTP` naming the unreadable field.
-    func otpCode(at unixTime: Int64) throws(CoreError) -> OTPCode? {
-        let fields = self
-        guard let parameters = try OTPParser.parameters(field: { fields.field(named: $0)?.value }) else { return nil }
+    func timeBasedCode(at unixTime: Int64) throws(CoreError) -> OTPCode? {
+        guard let parameters = try otpParameters(), case .totp = parameters.kind else { return nil }
         return TOTPGenerator.code(for: parameters, unixTime: unixTime)
     }
 }

@@ -49,17 +49,31 @@ struct VaultContext {
         return (VaultContext(path: path, key: key, vault: vault), entryPassword)
     }
 
-    /// Saves the model back to `path` through the core's safe save (temporary file, read-back
-    /// check, atomic replace); on failure the original file is untouched.
+    /// Saves the model back to `path` through the core's safe save: encoded with the key that
+    /// opened it, written to a temporary file beside the vault, flushed, re-opened with the same key
+    /// and compared by vault manifest, then renamed over the original (keeping its permissions).
+    /// On any failure the original file is untouched.
+    ///
+    /// - Throws: `CLIError` (exit 1) `cannot save 'PATH': reason`.
     func save() throws {
+        let vault = self.vault
+        let key = self.key
         do {
             try Progress.run("Saving \(VaultContext.displayName(path))…") {
-                try SafeVaultWriter.save(vault, key: key, to: URL(fileURLWithPath: path))
+                let bytes: [UInt8]
+                do {
+                    bytes = try KDBXCodec.save(vault, key: key)
+                } catch {
+                    throw CoreError(.codec, String(describing: error), underlying: error)
+                }
+                let expected = VaultManifest.json(of: vault)
+                try SafeSave.write(bytes, to: URL(fileURLWithPath: path)) { written in
+                    let reopened = try KDBXCodec.open(written, key: key)
+                    guard VaultManifest.json(of: reopened) == expected else {
+                        throw CoreError(.verificationFailed, "the saved vault differs from the one in memory")
+                    }
+                }
             }
-        } catch let error as KDBXError {
-            throw CLIError.failure("cannot save '\(path)': \(error.description)")
-        } catch let error as CLIError {
-            throw error
         } catch {
             throw CLIError.failure("cannot save '\(path)': \(error)")
         }
