@@ -149,7 +149,9 @@ struct ReadCommandTests {
         }
         #expect(try suggestions("github.com") == ["GitHub"])
         #expect(try suggestions("https://gist.github.com/") == ["GitHub"])
-        #expect(try suggestions("dropbox.com") == ["Dropbox"])
+        #expect(try suggestions("https://www.dropbox.com/home") == ["Dropbox"])
+        // A parent-domain service does not match an entry for one of its subdomains.
+        #expect(try suggestions("dropbox.com") == [])
         #expect(try suggestions("box.com") == [])
         #expect(try suggestions("example.com") == [])
         #expect(try suggestions("mail.example.com") == ["Company Mail"])
@@ -203,9 +205,9 @@ struct ReadCommandTests {
     @Test("info on KeePass fixtures names version, cipher, KDF and counts")
     func infoFixtures() throws {
         let cases: [(String, [String])] = [
-            ("kdbx31-aes-aeskdf", ["KDBX 3.1", "AES-256", "AES-KDF (6000 rounds)", "gzip", "Groups:        8", "Entries:       28"]),
-            ("kdbx4-chacha20-argon2id", ["KDBX 4.0", "ChaCha20", "Argon2id (memory 4.0 MiB, 3 iterations, parallelism 2, version 1.3)", "Groups:        8"]),
-            ("kdbx4-chacha20-aeskdf", ["ChaCha20", "AES-KDF (6000 rounds)", "Compression:   none"]),
+            ("kdbx31-aes-aeskdf", ["KDBX 3.1", "AES-256", "AES-KDF (6000 rounds)", "gzip", "Groups:       8", "Entries:      28"]),
+            ("kdbx4-chacha20-argon2id", ["KDBX 4.0", "ChaCha20", "Argon2id (memory 4.0 MiB, 3 iterations, parallelism 2, version 1.3)", "Groups:       8", "Attachments:  5"]),
+            ("kdbx4-chacha20-aeskdf", ["ChaCha20", "AES-KDF (6000 rounds)", "Compression:  none", "Recycle bin:  enabled, 'Recycle Bin' holds 1 entry and 0 groups"]),
             ("kdbx4-keyfile-only", ["KDBX 4.0", "Argon2d (memory 1.0 MiB, 2 iterations, parallelism 2, version 1.3)"]),
         ]
         for (stem, lines) in cases {

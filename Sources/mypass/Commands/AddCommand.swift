@@ -17,6 +17,10 @@ enum AddCommand {
         let meta = context.vault.meta
         changes.apply(to: &entry, password: try changes.newPassword(prompted: prompted), protects: meta.memoryProtection.protects)
         let uuid = try context.vault.addEntry(entry, to: group.uuid, now: currentTime())
+        if let expiry = changes.expiry {
+            // addEntry stamps every time anew; the expiry is part of what is being added.
+            context.vault.root.modifyEntry(withUUID: uuid) { $0.setExpiry(expiry) }
+        }
         try context.save()
         Console.line("Added entry '\(Vault.display(groupPath + [title]))' (\(uuid.hexString)).")
     }

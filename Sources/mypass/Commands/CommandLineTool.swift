@@ -80,7 +80,7 @@ enum CommandLineTool {
         }
         let (spec, rest) = try resolve(arguments)
         if !spec.subcommands.isEmpty {
-            if rest.first == "--help" || rest.first == "-h" {
+            if rest.prefix(while: { $0 != "--" }).contains(where: { $0 == "--help" || $0 == "-h" }) {
                 Console.out(spec.helpText)
                 return
             }

@@ -44,6 +44,7 @@ enum InfoCommand {
     static func recycleBinDescription(_ vault: Vault) -> String {
         guard vault.meta.recycleBinEnabled else { return "disabled" }
         guard let bin = vault.recycleBin else { return "enabled (not created yet)" }
-        return "enabled, '\(Text.oneLine(bin.name))' holds \(bin.entryCount) entries and \(bin.groupCount - 1) groups"
+        let entries = bin.entryCount, groups = bin.groupCount - 1
+        return "enabled, '\(Text.oneLine(bin.name))' holds \(entries) \(entries == 1 ? "entry" : "entries") and \(groups) \(groups == 1 ? "group" : "groups")"
     }
 }
