@@ -163,6 +163,12 @@ struct Argon2Tests {
         #expect(throws: CryptoError(.memoryLimitExceeded)) { try Argon2.deriveKey(password: [1], parameters: huge) }
         huge.memoryKiB = UInt32.max
         #expect(throws: CryptoError(.memoryLimitExceeded)) { try Argon2.deriveKey(password: [1], parameters: huge) }
+        // A tag longer than the limit is refused too, before anything is allocated.
+        var longTag = Argon2.Parameters(variant: .argon2d, memoryKiB: 8, iterations: 1, parallelism: 1, salt: Self.salt)
+        longTag.outputByteCount = 1 << 20
+        #expect(throws: CryptoError(.memoryLimitExceeded)) {
+            try Argon2.deriveKey(password: [1], parameters: longTag, memoryLimitBytes: (1 << 20) - 1)
+        }
         // Exactly at the limit is allowed (m' = 4 p floor(m / 4p) blocks are what count).
         let small = Argon2.Parameters(variant: .argon2d, memoryKiB: 1030, iterations: 1, parallelism: 2, salt: Self.salt)
         #expect(throws: Never.self) { try Argon2.deriveKey(password: [1], parameters: small, memoryLimitBytes: 1024 * 1024) }

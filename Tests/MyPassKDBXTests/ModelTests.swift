@@ -43,6 +43,18 @@ struct ModelTimeAndUUIDTests {
         #expect(KDBXTime(kdbx4Base64: "//////////8=") == KDBXTime.minimum)
     }
 
+    @Test("The fast KDBX 4 base64 form equals the generic encoder for many values")
+    func binaryTimeEncoderMatchesReference() {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for _ in 0..<2000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1
+            let t = KDBXTime(secondsSinceEpoch: Int64(state % 315_537_897_600))
+            #expect(t.kdbx4Base64 == Base64.encode(t.kdbx4Bytes))
+            #expect(KDBXTime(kdbx4Base64: t.kdbx4Base64) == t)
+        }
+        #expect(KDBXTime.maximum.kdbx4Base64 == Base64.encode(KDBXTime.maximum.kdbx4Bytes))
+    }
+
     @Test("KDBXUUID forms")
     func uuidForms() throws {
         let uuid = try #require(KDBXUUID(base64: "twIk1U4vUUaR6tw4ADVA9Q=="))

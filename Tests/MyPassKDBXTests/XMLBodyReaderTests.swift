@@ -200,3 +200,37 @@ struct XMLBodyReaderTests {
         }
     }
 }
+
+@Suite("KDBX XML body reader: hostile input")
+struct XMLBodyHostileInputTests {
+    @Test("Mutated and truncated copies of a real body give a vault or a KDBXError, never a crash")
+    func mutations() throws {
+        let original = try TestVectors.bytes("kdbx-xml/rich-export.xml")
+        var state: UInt64 = 0x5DEECE66D
+        func next() -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(truncatingIfNeeded: state >> 33)
+        }
+        let interesting: [UInt8] = Array("<>/&;\"=!?[]-0AZaz ".utf8) + [0x00, 0x80, 0xC3, 0xFF, 0x0A]
+        var outcomes = (read: 0, failed: 0)
+        for round in 0..<120 {
+            var bytes = original
+            if round % 4 == 0 {
+                bytes = Array(bytes.prefix(next() % bytes.count))
+            } else {
+                for _ in 0..<(1 + next() % 4) {
+                    bytes[next() % bytes.count] = interesting[next() % interesting.count]
+                }
+            }
+            var stream = TestKeystream(seed: UInt64(round))
+            do {
+                _ = try VaultXMLReader.read(bytes, version: .v4_0, stream: &stream)
+                outcomes.read += 1
+            } catch {
+                #expect(error.code == .corruptedFile || error.code == .limitExceeded)
+                outcomes.failed += 1
+            }
+        }
+        #expect(outcomes.failed > 30)  // truncations at least fail
+    }
+}

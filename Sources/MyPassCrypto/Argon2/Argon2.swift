@@ -42,7 +42,8 @@ public enum Argon2 {
     /// - Returns: the tag of `outputByteCount` bytes.
     /// - Throws: `CryptoError.invalidParameter` when a parameter is outside RFC 9106's ranges
     ///   (see ``Parameters/validate()``), `CryptoError.memoryLimitExceeded` when the memory matrix
-    ///   would be larger than `memoryLimitBytes`.
+    ///   (or the requested output) would be larger than `memoryLimitBytes`. Nothing is allocated
+    ///   before these checks pass.
     public static func deriveKey(
         password: [UInt8], parameters: Parameters, memoryLimitBytes: UInt64 = 1 << 30
     ) throws(CryptoError) -> [UInt8] {
@@ -57,6 +58,9 @@ public enum Argon2 {
             throw CryptoError(
                 .memoryLimitExceeded,
                 "Argon2 needs \(UInt64(blockCount) * 1024) bytes of memory, over the limit of \(memoryLimitBytes)")
+        }
+        guard UInt64(parameters.outputByteCount) <= memoryLimitBytes else {
+            throw CryptoError(.memoryLimitExceeded, "Argon2 output length is over the memory limit")
         }
         guard blockCount <= Int.max / 1024 else {
             throw CryptoError(.memoryLimitExceeded, "Argon2 memory does not fit the address space")

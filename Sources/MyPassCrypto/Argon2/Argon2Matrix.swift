@@ -12,6 +12,8 @@ struct Argon2Matrix: @unchecked Sendable {
     let lanes: Int
     let laneLength: Int
     let segmentLength: Int
+    /// The rotation shift counts, read from memory by the fill (see ``RotationCounts``).
+    let rotationCounts = RotationCounts()
 
     /// Allocates (without touching) `blockCount` blocks split into `lanes` lanes; `blockCount`
     /// must be a multiple of 4 × `lanes`.
@@ -58,13 +60,11 @@ struct Argon2Matrix: @unchecked Sendable {
     func fill(iterations: UInt32, variant: Argon2.Variant, version: UInt32) {
         for pass in 0..<Int(iterations) {
             for slice in 0..<Argon2Matrix.syncPoints {
-                if lanes == 1 {
-                    fillSegment(pass: pass, lane: 0, slice: slice, iterations: iterations, variant: variant, version: version)
-                } else {
-                    DispatchQueue.concurrentPerform(iterations: lanes) { lane in
-                        fillSegment(
-                            pass: pass, lane: lane, slice: slice, iterations: iterations, variant: variant, version: version)
-                    }
+                // Also for one lane (it then runs on this thread): the fill is only ever reached
+                // through this closure, which keeps `rotationCounts` opaque to the optimiser.
+                DispatchQueue.concurrentPerform(iterations: lanes) { lane in
+                    fillSegment(
+                        pass: pass, lane: lane, slice: slice, iterations: iterations, variant: variant, version: version)
                 }
             }
         }
@@ -104,10 +104,23 @@ struct Argon2Matrix: @unchecked Sendable {
                 inputBlock[4] = UInt64(iterations)
                 inputBlock[5] = UInt64(variant.typeNumber)
             }
+            let counts = rotationCounts
+            /// G (release: SIMD; debug: the scalar reference, see Argon2Matrix+CompressScalar.swift).
+            @inline(__always)
+            func compress(
+                _ x: UnsafeMutablePointer<UInt64>, _ y: UnsafeMutablePointer<UInt64>,
+                into next: UnsafeMutablePointer<UInt64>, xorInto: Bool
+            ) {
+                #if DEBUG
+                Argon2Matrix.compressScalar(x, y, into: next, scratch: scratch, xorInto: xorInto)
+                #else
+                Argon2Matrix.compress(x, y, into: next, scratch: scratch, xorInto: xorInto, counts: counts)
+                #endif
+            }
             func nextAddresses() {
                 inputBlock[6] &+= 1
-                Argon2Matrix.compress(zeroBlock, inputBlock, into: addressBlock, scratch: scratch, xorInto: false)
-                Argon2Matrix.compress(zeroBlock, addressBlock, into: addressBlock, scratch: scratch, xorInto: false)
+                compress(zeroBlock, inputBlock, into: addressBlock, xorInto: false)
+                compress(zeroBlock, addressBlock, into: addressBlock, xorInto: false)
             }
 
             var startingIndex = 0
@@ -155,7 +168,7 @@ struct Argon2Matrix: @unchecked Sendable {
                 let previous = words + (laneStart + previousColumn) * wordsPerBlock
                 let reference = words + (referenceLane * laneLength + referenceColumn) * wordsPerBlock
                 let current = words + (laneStart + currentColumn) * wordsPerBlock
-                Argon2Matrix.compress(previous, reference, into: current, scratch: scratch, xorInto: !overwrite)
+                compress(previous, reference, into: current, xorInto: !overwrite)
                 previousColumn = currentColumn
                 currentColumn += 1
             }

@@ -2,7 +2,7 @@ import MyPassBytes
 
 /// SHA-1 (FIPS 180-4 §6.1): 20-byte digest over 64-byte blocks. Kept for HMAC-SHA-1 in TOTP/HOTP
 /// (RFC 6238 / RFC 4226); do not use it where collision resistance matters. One-shot through
-/// ``HashFunction/hash(_:)-(Array<UInt8>)`` or incremental through `update` and `finalize`.
+/// `SHA1.hash(bytes)` or incremental through `update` and `finalize`.
 public struct SHA1: HashFunction {
     /// 20 bytes.
     public static var digestByteCount: Int { 20 }

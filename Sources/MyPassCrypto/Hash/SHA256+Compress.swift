@@ -16,14 +16,17 @@ private let sha256RoundConstants: [UInt32] = [
 private func rotateRight(_ x: UInt32, _ n: UInt32) -> UInt32 { (x &>> n) | (x &<< (32 &- n)) }
 
 /// One SHA-256 round (FIPS 180-4 §6.2.2 step 3) with the variables renamed instead of shifted:
-/// `d` receives the new `e` and `h` the new `a`.
+/// `d` receives the new `e` and `h` the new `a`. `bc` holds b ^ c on entry and a ^ b on exit,
+/// which is the next round's b ^ c, so Maj(a, b, c) = b ^ ((a ^ b) & (b ^ c)) costs three operations.
 @inline(__always)
 private func round(
     _ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: inout UInt32,
-    _ e: UInt32, _ f: UInt32, _ g: UInt32, _ h: inout UInt32, _ kw: UInt32
+    _ e: UInt32, _ f: UInt32, _ g: UInt32, _ h: inout UInt32, _ kw: UInt32, _ bc: inout UInt32
 ) {
     let t1 = h &+ (rotateRight(e, 6) ^ rotateRight(e, 11) ^ rotateRight(e, 25)) &+ (g ^ (e & (f ^ g))) &+ kw
-    let t2 = (rotateRight(a, 2) ^ rotateRight(a, 13) ^ rotateRight(a, 22)) &+ ((a & b) | (c & (a | b)))
+    let ab = a ^ b
+    let t2 = (rotateRight(a, 2) ^ rotateRight(a, 13) ^ rotateRight(a, 22)) &+ (b ^ (ab & bc))
+    bc = ab
     d = d &+ t1
     h = t1 &+ t2
 }
@@ -46,17 +49,19 @@ extension SHA256 {
                         let s1 = rotateRight(y, 17) ^ rotateRight(y, 19) ^ (y &>> 10)
                         w[t] = w[t - 16] &+ s0 &+ w[t - 7] &+ s1
                     }
+                    for t in 0..<64 { w[t] &+= k[t] }
                     var a = h0, b = h1, c = h2, d = h3, e = h4, f = h5, g = h6, h = h7
+                    var bc = b ^ c
                     var t = 0
                     while t < 64 {
-                        round(a, b, c, &d, e, f, g, &h, k[t] &+ w[t])
-                        round(h, a, b, &c, d, e, f, &g, k[t + 1] &+ w[t + 1])
-                        round(g, h, a, &b, c, d, e, &f, k[t + 2] &+ w[t + 2])
-                        round(f, g, h, &a, b, c, d, &e, k[t + 3] &+ w[t + 3])
-                        round(e, f, g, &h, a, b, c, &d, k[t + 4] &+ w[t + 4])
-                        round(d, e, f, &g, h, a, b, &c, k[t + 5] &+ w[t + 5])
-                        round(c, d, e, &f, g, h, a, &b, k[t + 6] &+ w[t + 6])
-                        round(b, c, d, &e, f, g, h, &a, k[t + 7] &+ w[t + 7])
+                        round(a, b, c, &d, e, f, g, &h, w[t], &bc)
+                        round(h, a, b, &c, d, e, f, &g, w[t + 1], &bc)
+                        round(g, h, a, &b, c, d, e, &f, w[t + 2], &bc)
+                        round(f, g, h, &a, b, c, d, &e, w[t + 3], &bc)
+                        round(e, f, g, &h, a, b, c, &d, w[t + 4], &bc)
+                        round(d, e, f, &g, h, a, b, &c, w[t + 5], &bc)
+                        round(c, d, e, &f, g, h, a, &b, w[t + 6], &bc)
+                        round(b, c, d, &e, f, g, h, &a, w[t + 7], &bc)
                         t += 8
                     }
                     h0 &+= a; h1 &+= b; h2 &+= c; h3 &+= d; h4 &+= e; h5 &+= f; h6 &+= g; h7 &+= h

@@ -1,7 +1,7 @@
 import MyPassBytes
 
 /// SHA-256 (FIPS 180-4 §6.2): 32-byte digest over 64-byte blocks. One-shot through
-/// ``HashFunction/hash(_:)-(Array<UInt8>)`` or incremental through `update` and `finalize`.
+/// `SHA256.hash(bytes)` or incremental through `update` and `finalize`.
 public struct SHA256: HashFunction {
     /// 32 bytes.
     public static var digestByteCount: Int { 32 }

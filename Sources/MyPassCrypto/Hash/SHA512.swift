@@ -1,7 +1,7 @@
 import MyPassBytes
 
 /// SHA-512 (FIPS 180-4 §6.4): 64-byte digest over 128-byte blocks. One-shot through
-/// ``HashFunction/hash(_:)-(Array<UInt8>)`` or incremental through `update` and `finalize`.
+/// `SHA512.hash(bytes)` or incremental through `update` and `finalize`.
 public struct SHA512: HashFunction {
     /// 64 bytes.
     public static var digestByteCount: Int { 64 }

@@ -3,10 +3,15 @@ import MyPassBytes
 extension Entry {
     /// The names of the five standard fields, as stored.
     public enum StandardField {
+        /// `Title`.
         public static let title = "Title"
+        /// `UserName`.
         public static let userName = "UserName"
+        /// `Password`.
         public static let password = "Password"
+        /// `URL`.
         public static let url = "URL"
+        /// `Notes`.
         public static let notes = "Notes"
         /// All five, in KeePass's display order.
         public static let all = [title, userName, password, url, notes]

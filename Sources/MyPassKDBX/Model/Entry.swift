@@ -35,6 +35,7 @@ public struct Entry: Equatable, Sendable, Identifiable {
     /// Unknown child elements, kept in place.
     public var unknownElements: [UnknownElement]
 
+    /// The entry UUID (`Identifiable`).
     public var id: KDBXUUID { uuid }
 
     /// An entry with KeePass's defaults for a new one, and the five standard fields empty

@@ -35,6 +35,7 @@ public struct Group: Equatable, Sendable, Identifiable {
     /// Unknown child elements, kept in place.
     public var unknownElements: [UnknownElement]
 
+    /// The group UUID (`Identifiable`).
     public var id: KDBXUUID { uuid }
 
     /// A group with KeePass's defaults for a new one.

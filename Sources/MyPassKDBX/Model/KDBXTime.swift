@@ -150,7 +150,30 @@ public struct KDBXTime: Hashable, Comparable, Sendable, CustomStringConvertible 
     }
 
     /// Base64 of ``kdbx4Bytes`` (12 characters), as KDBX 4 writes a time.
-    public var kdbx4Base64: String { Base64.encode(kdbx4Bytes) }
+    public var kdbx4Base64: String {
+        // Written out for the 8-byte case: the writer formats seven times per group and entry.
+        let alphabet: StaticString = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+        let value = UInt64(bitPattern: secondsSinceEpoch)
+        return String(unsafeUninitializedCapacity: 12) { out in
+            alphabet.withUTF8Buffer { table in
+                var o = 0
+                for group in 0..<3 {
+                    var n: UInt32 = 0
+                    for k in 0..<3 {
+                        let index = group * 3 + k
+                        let byte: UInt32 = index < 8 ? UInt32(truncatingIfNeeded: value >> UInt64(8 * index)) & 0xFF : 0
+                        n = n << 8 | byte
+                    }
+                    out[o] = table[Int(n >> 18 & 63)]
+                    out[o + 1] = table[Int(n >> 12 & 63)]
+                    out[o + 2] = table[Int(n >> 6 & 63)]
+                    out[o + 3] = group == 2 ? UInt8(ascii: "=") : table[Int(n & 63)]
+                    o += 4
+                }
+            }
+            return 12
+        }
+    }
 
     /// A time from the KDBX 4 stored bytes. Like KeePass (`KdbxFile.Read.Streamed.cs ReadTime`), a
     /// value that is not 8 bytes long is zero-padded or truncated to 8 bytes first.
@@ -166,6 +189,7 @@ public struct KDBXTime: Hashable, Comparable, Sendable, CustomStringConvertible 
         self.init(kdbx4Bytes: bytes)
     }
 
+    /// Earlier times order first.
     public static func < (lhs: KDBXTime, rhs: KDBXTime) -> Bool { lhs.secondsSinceEpoch < rhs.secondsSinceEpoch }
 
     // MARK: Calendar arithmetic (proleptic Gregorian; H. Hinnant's days-from-civil algorithm)

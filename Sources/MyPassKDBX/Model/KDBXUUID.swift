@@ -75,6 +75,7 @@ public struct KDBXUUID: Hashable, Sendable, Comparable, CustomStringConvertible 
     /// The hex form (no secret here).
     public var description: String { hexString }
 
+    /// Byte-wise order of the stored bytes.
     public static func < (lhs: KDBXUUID, rhs: KDBXUUID) -> Bool {
         lhs.high != rhs.high ? lhs.high < rhs.high : lhs.low < rhs.low
     }

@@ -1,16 +1,22 @@
-/// Gzip for KDBX 3.x pool binaries (`Compressed="True"`), through MyPassCompression.
-///
-/// TEMPORARY: until the `compression` branch is merged, compression is unavailable and
-/// decompression reports `.unsupported`.
+import MyPassCompression
+
+/// Gzip for KDBX 3.x pool binaries and inline binaries (`Compressed="True"`), through MyPassCompression.
 enum GzipBridge {
-    /// Inflates a gzip member.
+    /// Inflates a gzip member (RFC 1952).
     /// - Throws: ``KDBXError`` `.corruptedFile` for invalid gzip, `.limitExceeded` past `maxOutputBytes`.
     static func decompress(_ bytes: [UInt8], maxOutputBytes: Int, location: String) throws(KDBXError) -> [UInt8] {
-        throw KDBXError(.unsupported, "gzip is not available yet", location: location)
+        do {
+            return try Gzip.decompress(bytes, maxOutputBytes: maxOutputBytes)
+        } catch {
+            if error.code == .outputLimitExceeded {
+                throw KDBXError(.limitExceeded, "a compressed binary inflates beyond the limit", location: location)
+            }
+            throw KDBXError(.corruptedFile, "a compressed binary is not valid gzip", location: location)
+        }
     }
 
-    /// Compresses as a gzip member (level 6).
+    /// Compresses as a gzip member (level 6, as KeePass's `GZipStream` default).
     static func compress(_ bytes: [UInt8]) -> [UInt8] {
-        fatalError("gzip is not available yet")
+        Gzip.compress(bytes)
     }
 }

@@ -30,11 +30,11 @@ extension VaultXMLReader {
             }
         case .group:
             if leaf.name == "UUID" { frames[top].sawUUID = true }
-            applyGroup(leaf.name, text, &groupStack[groupStack.count - 1])
+            Self.applyGroup(leaf.name, text, &groupStack[groupStack.count - 1])
         case .times: applyTimes(leaf.name, text)
         case .entry:
             if leaf.name == "UUID" { frames[top].sawUUID = true }
-            applyEntry(leaf.name, text, &entryStack[entryStack.count - 1])
+            Self.applyEntry(leaf.name, text, &entryStack[entryStack.count - 1])
         case .field:
             if leaf.name == "Key" {
                 fieldKey = text
@@ -68,9 +68,9 @@ extension VaultXMLReader {
         }
     }
 
-    func time(_ text: String) -> KDBXTime { XMLValues.time(text) ?? fallbackTime }
+    mutating func time(_ text: String) -> KDBXTime { XMLValues.time(text) ?? fallbackTime }
 
-    func base64(_ text: String, what: String) throws(KDBXError) -> [UInt8] {
+    mutating func base64(_ text: String, what: String) throws(KDBXError) -> [UInt8] {
         do { return try Base64.decode(text) } catch { throw corrupted("\(what) is not valid base64") }
     }
 
@@ -115,7 +115,9 @@ extension VaultXMLReader {
         }
     }
 
-    func applyGroup(_ name: String, _ text: String, _ group: inout Group) {
+    // Static, so that writing into an element of `groupStack`/`entryStack` does not make Swift copy
+    // the whole reader to call a method on it (an overlapping access to `self`).
+    static func applyGroup(_ name: String, _ text: String, _ group: inout Group) {
         switch name {
         case "UUID": group.uuid = XMLValues.identity(text)
         case "Name": group.name = text
@@ -133,7 +135,7 @@ extension VaultXMLReader {
         }
     }
 
-    func applyEntry(_ name: String, _ text: String, _ entry: inout Entry) {
+    static func applyEntry(_ name: String, _ text: String, _ entry: inout Entry) {
         switch name {
         case "UUID": entry.uuid = XMLValues.identity(text)
         case "IconID": entry.iconID = XMLValues.int(text, default: 0)
@@ -163,20 +165,33 @@ extension VaultXMLReader {
 
     /// A `String/Value`: `Protected="True"` is base64 of the value XORed with the inner stream;
     /// `ProtectInMemory="True"` (plain XML export) is a clear value that is protected.
-    func readFieldValue(_ leaf: Leaf, _ stream: inout some ProtectedValueStream) throws(KDBXError) -> EntryField {
+    mutating func readFieldValue(_ leaf: Leaf, _ stream: inout some ProtectedValueStream) throws(KDBXError) -> EntryField {
         if XMLValues.flag(leaf.attributes, "Protected") {
             var bytes = try base64(leaf.text, what: "a protected value")
             stream.apply(to: &bytes)
             defer { wipe(&bytes) }
-            return EntryField(key: "", protectedValue: ProtectedString(utf8Bytes: bytes))
+            return EntryField(key: "", protectedValue: Self.protectedString(bytes))
         }
         return EntryField(key: "", value: leaf.text, isProtected: XMLValues.flag(leaf.attributes, "ProtectInMemory"))
+    }
+
+    /// A protected string from clear UTF-8 bytes, through non-generic copies (the generic
+    /// `ProtectedString(utf8Bytes:)` is not specialised across modules and was a third of the
+    /// reading time in profiles).
+    static func protectedString(_ bytes: [UInt8]) -> ProtectedString {
+        var secure = SecureBytes(zeroedCount: bytes.count)
+        secure.withUnsafeMutableBytes { target in
+            bytes.withUnsafeBytes { source in
+                if let base = source.baseAddress, source.count > 0 { target.copyMemory(from: UnsafeRawBufferPointer(start: base, count: source.count)) }
+            }
+        }
+        return ProtectedString(secureUTF8: secure)
     }
 
     /// A `Binary/Value`: a `Ref` into the pool (inner text ignored, as KeePass), or inline base64,
     /// XORed when `Protected="True"`, else gunzipped when `Compressed="True"`. `nil` when the
     /// reference is missing from the pool.
-    func readAttachmentValue(_ leaf: Leaf, _ stream: inout some ProtectedValueStream) throws(KDBXError) -> BinaryPoolItem? {
+    mutating func readAttachmentValue(_ leaf: Leaf, _ stream: inout some ProtectedValueStream) throws(KDBXError) -> BinaryPoolItem? {
         if let ref = XMLValues.attribute(leaf.attributes, "Ref") {
             guard let index = Int(XMLValues.trimmed(ref)) else { return nil }
             return pool[index]
@@ -185,7 +200,7 @@ extension VaultXMLReader {
     }
 
     /// Decodes an inline or pool binary value.
-    func decodeBinary(_ leaf: Leaf, _ stream: inout some ProtectedValueStream) throws(KDBXError) -> BinaryPoolItem {
+    mutating func decodeBinary(_ leaf: Leaf, _ stream: inout some ProtectedValueStream) throws(KDBXError) -> BinaryPoolItem {
         var bytes = try base64(leaf.text, what: "binary data")
         if XMLValues.flag(leaf.attributes, "Protected") {
             stream.apply(to: &bytes)

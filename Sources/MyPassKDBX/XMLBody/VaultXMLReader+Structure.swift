@@ -2,7 +2,7 @@ import MyPassXML
 
 extension VaultXMLReader {
     /// Decides what the child element `name` of a `kind` container is.
-    func classify(_ kind: Kind, _ name: String) -> Action {
+    mutating func classify(_ kind: Kind, _ name: String) -> Action {
         switch kind {
         case .document:
             return name == "KeePassFile" && !sawKeePassFile ? .container(.keePassFile) : .unknown

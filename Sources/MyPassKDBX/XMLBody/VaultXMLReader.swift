@@ -65,6 +65,7 @@ public struct VaultXMLReader {
         for (index, item) in binaryPool.enumerated() { pool[index] = item }
         meta = Meta(time: fallbackTime)
         meta.generator = ""
+        meta.settingsChanged = nil
         times = Times(all: fallbackTime)
     }
 
@@ -108,6 +109,9 @@ public struct VaultXMLReader {
     }
 
     // MARK: Events
+    //
+    // Helpers are `mutating` even where they only read: calling a non-mutating method from the
+    // mutating event handler made Swift copy the whole reader on every call (seen with perf).
 
     mutating func drain(_ stream: inout some ProtectedValueStream) throws(KDBXError) {
         while true {
@@ -132,11 +136,11 @@ public struct VaultXMLReader {
         }
     }
 
-    func corrupted(_ reason: String) -> KDBXError {
+    mutating func corrupted(_ reason: String) -> KDBXError {
         KDBXError(.corruptedFile, reason, location: "XML line \(tokenizer.line) column \(tokenizer.column)")
     }
 
-    func limit(_ reason: String) -> KDBXError {
+    mutating func limit(_ reason: String) -> KDBXError {
         KDBXError(.limitExceeded, reason, location: "XML line \(tokenizer.line) column \(tokenizer.column)")
     }
 
@@ -215,7 +219,7 @@ public struct VaultXMLReader {
 
     /// Unmasks `Protected="True"` values in a captured subtree, pre-order (document order), as
     /// KeePass's `ReadUnknown`/`ProcessNode` does.
-    func unmaskProtected(_ node: inout XMLElementNode, _ stream: inout some ProtectedValueStream) throws(KDBXError) {
+    mutating func unmaskProtected(_ node: inout XMLElementNode, _ stream: inout some ProtectedValueStream) throws(KDBXError) {
         if XMLValues.flag(node.attributes, "Protected") {
             var text = ""
             for child in node.children {

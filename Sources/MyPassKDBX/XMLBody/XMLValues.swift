@@ -83,8 +83,10 @@ enum XMLValues {
 
     static func boolText(_ value: Bool) -> String { value ? "True" : "False" }
 
+    /// A nullable boolean as KeePass writes it (`StrUtil.BoolToStringEx`): `true`, `false` or `null`,
+    /// lowercase, unlike plain booleans.
     static func tristateText(_ value: Bool?) -> String {
         guard let value else { return "null" }
-        return value ? "True" : "False"
+        return value ? "true" : "false"
     }
 }

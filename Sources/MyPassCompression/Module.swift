@@ -1,1 +1,0 @@
-// MyPassCompression: see the module's feature folders.

@@ -1,0 +1,169 @@
+import MyPassBytes
+
+/// AES-256 (FIPS 197) with a 32-byte key: single-block encryption and decryption.
+///
+/// The implementation is bitsliced and fixsliced (see `AESBitslice.swift`): it never indexes a
+/// table with secret data, so its timing does not depend on the key or the data. It works on four
+/// blocks at once; modes with independent blocks (CBC decryption, AES-KDF's two halves) use that,
+/// a lone block costs as much as four. There is no table-driven variant.
+///
+/// The expanded key lives in memory that is wiped when the last copy of the value is released.
+public struct AES256: Sendable {
+    /// Bytes in a key (32).
+    public static let keyByteCount = 32
+    /// Bytes in a block (16).
+    public static let blockByteCount = 16
+
+    /// One 16-byte block, in the byte order of FIPS 197 (input byte 0 first).
+    public typealias Block = (
+        UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+        UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
+    )
+
+    /// Round keys as bit planes: 15 encryption keys then 15 decryption keys, 8 words each.
+    final class Schedule: @unchecked Sendable {
+        static let wordCount = 2 * 15 * 8
+        let words: UnsafeMutablePointer<UInt64>
+
+        init() {
+            words = .allocate(capacity: Schedule.wordCount)
+            words.initialize(repeating: 0, count: Schedule.wordCount)
+        }
+
+        var encryption: UnsafePointer<UInt64> { UnsafePointer(words) }
+        var decryption: UnsafePointer<UInt64> { UnsafePointer(words + 15 * 8) }
+
+        deinit {
+            secureZero(words, count: Schedule.wordCount * 8)
+            words.deallocate()
+        }
+    }
+
+    let schedule: Schedule
+
+    /// Expands a 32-byte key (FIPS 197 §5.2).
+    /// - Throws: `CryptoError.invalidKeySize` unless `key` has exactly 32 bytes.
+    public init(key: [UInt8]) throws(CryptoError) {
+        guard key.count == AES256.keyByteCount else {
+            throw CryptoError(.invalidKeySize, "AES-256 needs a 32-byte key, got \(key.count) bytes")
+        }
+        schedule = Schedule()
+        var expanded = [UInt8](repeating: 0, count: 240)
+        defer { wipe(&expanded) }
+        AES256.expandKey(key, into: &expanded)
+        let enc = schedule.words, dec = schedule.words + 15 * 8
+        var stored = [UInt8](repeating: 0, count: 64)
+        defer { wipe(&stored) }
+        for j in 0...14 {
+            AES256.storeRoundKey(expanded, round: j, pendingShifts: j % 4, into: &stored)
+            AES256.loadPlanes(stored, into: enc + 8 * j)
+            AES256.storeRoundKey(expanded, round: j, pendingShifts: (j + 2) % 4, into: &stored)
+            AES256.loadPlanes(stored, into: dec + 8 * (14 - j))
+        }
+    }
+
+    /// FIPS 197 key expansion for Nk = 8 into 240 bytes; SubWord runs through the bitsliced S-box.
+    private static func expandKey(_ key: [UInt8], into w: inout [UInt8]) {
+        for i in 0..<32 { w[i] = key[i] }
+        var rcon: UInt8 = 1
+        var scratch = [UInt8](repeating: 0, count: 64)
+        defer { wipe(&scratch) }
+        for i in 8..<60 {
+            var t = (w[4 * i - 4], w[4 * i - 3], w[4 * i - 2], w[4 * i - 1])
+            if i % 8 == 0 || i % 8 == 4 {
+                if i % 8 == 0 { t = (t.1, t.2, t.3, t.0) }
+                scratch[0] = t.0; scratch[1] = t.1; scratch[2] = t.2; scratch[3] = t.3
+                scratch.withUnsafeMutableBytes { buffer in
+                    var planes = AESPlanes(loading: UnsafeRawPointer(buffer.baseAddress!))
+                    planes.subBytes()
+                    planes.store(to: buffer.baseAddress!)
+                }
+                t = (scratch[0], scratch[1], scratch[2], scratch[3])
+                if i % 8 == 0 {
+                    t.0 ^= rcon
+                    rcon = (rcon << 1) ^ ((rcon >> 7) &* 0x1B)
+                }
+            }
+            w[4 * i] = w[4 * i - 32] ^ t.0
+            w[4 * i + 1] = w[4 * i - 31] ^ t.1
+            w[4 * i + 2] = w[4 * i - 30] ^ t.2
+            w[4 * i + 3] = w[4 * i - 29] ^ t.3
+        }
+    }
+
+    /// Round key `round` laid out as the fixsliced state with `pendingShifts` skipped ShiftRows
+    /// (stored column c holds true column c - r·i), repeated for all four blocks.
+    private static func storeRoundKey(_ w: [UInt8], round: Int, pendingShifts i: Int, into out: inout [UInt8]) {
+        for c in 0..<4 {
+            for r in 0..<4 {
+                let source = 4 * ((c - r * i) & 3) + r
+                let byte = w[16 * round + source]
+                for b in 0..<4 { out[16 * b + 4 * c + r] = byte }
+            }
+        }
+    }
+
+    private static func loadPlanes(_ bytes: [UInt8], into destination: UnsafeMutablePointer<UInt64>) {
+        let planes = bytes.withUnsafeBytes { AESPlanes(loading: $0.baseAddress!) }
+        destination[0] = planes.p0; destination[1] = planes.p1; destination[2] = planes.p2
+        destination[3] = planes.p3; destination[4] = planes.p4; destination[5] = planes.p5
+        destination[6] = planes.p6; destination[7] = planes.p7
+    }
+
+    // MARK: Batches of four blocks
+
+    /// Encrypts four consecutive blocks (64 bytes) from `input` to `output` (may be the same).
+    func encryptFour(_ input: UnsafeRawPointer, _ output: UnsafeMutableRawPointer) {
+        var planes = AESPlanes(loading: input)
+        planes.encrypt256(schedule.encryption)
+        planes.store(to: output)
+    }
+
+    /// Decrypts four consecutive blocks (64 bytes) from `input` to `output` (may be the same).
+    func decryptFour(_ input: UnsafeRawPointer, _ output: UnsafeMutableRawPointer) {
+        var planes = AESPlanes(loading: input)
+        planes.decrypt256(schedule.decryption)
+        planes.store(to: output)
+    }
+
+    // MARK: Public single-block API
+
+    /// Encrypts one 16-byte block in place (FIPS 197 §5.1).
+    public func encryptBlock(_ block: inout Block) {
+        withUnsafeMutableBytes(of: &block) { crypt(UnsafeMutableRawPointer($0.baseAddress!), decrypt: false) }
+    }
+
+    /// Decrypts one 16-byte block in place (FIPS 197 §5.3).
+    public func decryptBlock(_ block: inout Block) {
+        withUnsafeMutableBytes(of: &block) { crypt(UnsafeMutableRawPointer($0.baseAddress!), decrypt: true) }
+    }
+
+    /// Encrypts one block. `block` must hold exactly 16 bytes (a precondition).
+    /// - Returns: the 16-byte ciphertext.
+    public func encrypt(block: [UInt8]) -> [UInt8] {
+        precondition(block.count == 16, "AES works on 16-byte blocks")
+        var out = block
+        out.withUnsafeMutableBytes { crypt($0.baseAddress!, decrypt: false) }
+        return out
+    }
+
+    /// Decrypts one block. `block` must hold exactly 16 bytes (a precondition).
+    /// - Returns: the 16-byte plaintext.
+    public func decrypt(block: [UInt8]) -> [UInt8] {
+        precondition(block.count == 16, "AES works on 16-byte blocks")
+        var out = block
+        out.withUnsafeMutableBytes { crypt($0.baseAddress!, decrypt: true) }
+        return out
+    }
+
+    private func crypt(_ block: UnsafeMutableRawPointer, decrypt: Bool) {
+        withUnsafeTemporaryAllocation(byteCount: 64, alignment: 16) { scratch in
+            let base = scratch.baseAddress!
+            base.initializeMemory(as: UInt8.self, repeating: 0, count: 64)
+            base.copyMemory(from: block, byteCount: 16)
+            if decrypt { decryptFour(base, base) } else { encryptFour(base, base) }
+            block.copyMemory(from: base, byteCount: 16)
+            secureZero(base, count: 64)
+        }
+    }
+}

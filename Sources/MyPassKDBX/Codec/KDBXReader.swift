@@ -1,0 +1,148 @@
+import MyPassBytes
+import MyPassCompression
+import MyPassCrypto
+
+/// Opens a KDBX file in separate stages, so that callers (the benchmark) can time each one:
+/// ``init(file:limits:)`` parses the outer header, ``deriveKeys(_:)`` runs the KDF and proves the
+/// key, ``decryptPayload(keys:)`` verifies and decrypts, ``decompress(_:)`` inflates,
+/// ``parseContent(_:)`` reads the inner header and the XML into a ``Vault``. ``readVault(keys:)``
+/// fuses the last three into one streaming pass (what ``KDBXCodec/open(_:key:limits:)`` uses).
+public struct KDBXReader {
+    /// The whole file.
+    public let file: [UInt8]
+    /// The parsed outer header.
+    public let header: KDBXHeader
+    /// Offset of the payload: the HMAC block stream (4.x) or the ciphertext (3.x).
+    public let payloadOffset: Int
+    /// The limits in force.
+    public let limits: KDBXLimits
+
+    /// Parses the outer header (and, in KDBX 4, checks its SHA-256).
+    /// - Throws: ``KDBXError`` `.unsupported`, `.corruptedFile`, `.limitExceeded`.
+    public init(file: [UInt8], limits: KDBXLimits = KDBXLimits()) throws(KDBXError) {
+        self.file = file
+        self.limits = limits
+        (header, payloadOffset) = try KDBXHeader.read(from: file[...], limits: limits)
+    }
+
+    /// Runs the KDF and, in KDBX 4, checks the header HMAC (the credential check).
+    /// - Throws: ``KDBXError`` `.wrongKey` when the header HMAC does not verify, `.limitExceeded`
+    ///   when the KDF cost exceeds the limits.
+    /// - Complexity: the KDF's cost.
+    public func deriveKeys(_ key: CompositeKey) throws(KDBXError) -> MasterKeys {
+        let keys = try MasterKeys(compositeKey: key, masterSeed: header.masterSeed, kdf: header.kdf, limits: limits)
+        if header.version.isKDBX4 {
+            let stored = file[(payloadOffset - 32)..<payloadOffset]
+            let computed = HMACBlockStream.headerHMAC(header: header.rawBytes, hmacKey: keys.hmacKey)
+            guard constantTimeEquals(computed, stored) else {
+                throw KDBXError(.wrongKey, "the header HMAC does not verify (a challenge-response key component, if the vault uses one, is not supported)", location: "offset \(payloadOffset - 32)")
+            }
+        }
+        return keys
+    }
+
+    /// Verifies the HMAC blocks (4.x) and decrypts the payload; in 3.x also checks the stream start
+    /// bytes and unframes the hashed block stream. Returns the (possibly gzip-compressed) content.
+    /// - Throws: ``KDBXError`` `.wrongKey` (3.x start bytes), `.corruptedFile`, `.limitExceeded`.
+    public func decryptPayload(keys: MasterKeys) throws(KDBXError) -> [UInt8] {
+        var out = [UInt8]()
+        var decryptor = try header.cipher.makeDecryptor(key: keys.cipherKey, iv: header.encryptionIV)
+        var plain = [UInt8]()
+        defer { wipe(&plain) }
+        try forEachCiphertextChunk(keys: keys) { (chunk) throws(KDBXError) in
+            plain.append(contentsOf: decryptor.update(chunk))
+        }
+        do { plain.append(contentsOf: try decryptor.finalize()) } catch {
+            throw KDBXError(.corruptedFile, "the payload padding is invalid")
+        }
+        if header.version.isKDBX4 {
+            out = plain
+        } else {
+            guard plain.count >= 32 else { throw KDBXError(.corruptedFile, "the payload is shorter than the stream start bytes") }
+            guard let expected = header.streamStartBytes, constantTimeEquals(plain[0..<32], expected) else {
+                throw KDBXError(.wrongKey, "the stream start bytes do not match (a challenge-response key component, if the vault uses one, is not supported)", location: HeaderFieldID.describe(9))
+            }
+            out = try HashedBlockStream.read(Array(plain[32...]), limits: limits)
+        }
+        return out
+    }
+
+    /// Inflates the content when the header says gzip; returns it unchanged otherwise.
+    /// - Throws: ``KDBXError`` `.corruptedFile`, `.limitExceeded`.
+    public func decompress(_ content: [UInt8]) throws(KDBXError) -> [UInt8] {
+        guard header.compression == .gzip else { return content }
+        do {
+            return try Gzip.decompress(content, maxOutputBytes: limits.maxDecompressedBytes)
+        } catch {
+            throw PayloadPipeline.map(error)
+        }
+    }
+
+    /// Reads the inner header (4.x) and the XML body of decompressed content into a vault.
+    /// - Throws: ``KDBXError`` `.corruptedFile` (malformed content, Meta/HeaderHash mismatch), `.limitExceeded`.
+    public func parseContent(_ content: [UInt8]) throws(KDBXError) -> Vault {
+        var contentHeader = header
+        contentHeader.compression = .none
+        var pipeline = try PayloadPipeline(header: contentHeader, limits: limits, skipsBlockFraming: true)
+        var start = 0
+        while start < content.count {
+            let end = min(start + PayloadPipeline.chunkByteCount, content.count)
+            try pipeline.consumePlaintext(content[start..<end])
+            start = end
+        }
+        let body = try pipeline.finishPlaintext()
+        return try makeVault(body, innerStream: pipeline.innerStreamAlgorithm)
+    }
+
+    /// Decrypts, inflates and parses in one streaming pass (the stages above, fused).
+    /// - Throws: ``KDBXError`` `.wrongKey` (3.x start bytes), `.corruptedFile`, `.limitExceeded`.
+    public func readVault(keys: MasterKeys) throws(KDBXError) -> Vault {
+        var decryptor = try header.cipher.makeDecryptor(key: keys.cipherKey, iv: header.encryptionIV)
+        var pipeline = try PayloadPipeline(header: header, limits: limits, payloadByteCount: file.count - payloadOffset)
+        try forEachCiphertextChunk(keys: keys) { (chunk) throws(KDBXError) in
+            var plain = decryptor.update(chunk)
+            defer { wipe(&plain) }
+            try pipeline.consumePlaintext(plain[...])
+        }
+        var tail: [UInt8]
+        do { tail = try decryptor.finalize() } catch {
+            throw KDBXError(.corruptedFile, "the payload padding is invalid")
+        }
+        defer { wipe(&tail) }
+        try pipeline.consumePlaintext(tail[...])
+        let body = try pipeline.finishPlaintext()
+        return try makeVault(body, innerStream: pipeline.innerStreamAlgorithm)
+    }
+
+    /// Calls `body` with the ciphertext in chunks of at most 64 KiB: the verified HMAC block data
+    /// (4.x) or the bytes after the header (3.x).
+    private func forEachCiphertextChunk(keys: MasterKeys, _ body: (ArraySlice<UInt8>) throws(KDBXError) -> Void) throws(KDBXError) {
+        func split(_ data: ArraySlice<UInt8>) throws(KDBXError) {
+            var start = data.startIndex
+            while start < data.endIndex {
+                let end = min(start + PayloadPipeline.chunkByteCount, data.endIndex)
+                try body(data[start..<end])
+                start = end
+            }
+        }
+        if header.version.isKDBX4 {
+            var blocks = HMACBlockStream.Reader(file[payloadOffset...], hmacKey: keys.hmacKey, limits: limits, fileOffset: payloadOffset)
+            while let block = try blocks.next() { try split(block) }
+        } else {
+            try split(file[payloadOffset...])
+        }
+    }
+
+    /// The vault from a parsed body, checking Meta/HeaderHash when present.
+    private func makeVault(_ body: VaultBody, innerStream: InnerStreamAlgorithm?) throws(KDBXError) -> Vault {
+        if let stored = body.headerHash, !stored.isEmpty {
+            guard constantTimeEquals(SHA256.hash(header.rawBytes), stored) else {
+                throw KDBXError(.corruptedFile, "Meta/HeaderHash does not match the header", location: "XML Meta/HeaderHash")
+            }
+        }
+        let format = VaultFormat(
+            version: header.version, cipher: header.cipher, kdf: header.kdf.settings, compression: header.compression,
+            innerStream: innerStream ?? header.innerStreamAlgorithm ?? .chacha20, publicCustomData: header.publicCustomData)
+        return Vault(format: format, body: body)
+    }
+}

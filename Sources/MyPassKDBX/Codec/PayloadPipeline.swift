@@ -1,0 +1,150 @@
+import MyPassBytes
+import MyPassCompression
+import MyPassCrypto
+
+/// The streaming read path after decryption: (3.x) stream start bytes and hashed block stream,
+/// then gzip, then (4.x) the inner header, then the XML body reader. Each stage gets chunks of at
+/// most ``chunkByteCount`` bytes, so no stage holds the whole payload.
+struct PayloadPipeline {
+    static let chunkByteCount = 64 * 1024
+
+    private let header: KDBXHeader
+    private let limits: KDBXLimits
+    // 3.x
+    private var startBytes: [UInt8] = []
+    private var startBytesChecked: Bool
+    private var hashedBlocks: HashedBlockStream.Reader?
+    // both
+    private var inflater: Inflater?
+    private var decompressedCount = 0
+    // 4.x
+    private var innerHeaderParser: InnerHeader.Parser?
+    private var body: BodyReader?
+
+    /// The XML reader with its inner random stream.
+    private struct BodyReader {
+        var xml: VaultXMLReader
+        var stream: InnerRandomStream
+
+        mutating func feed(_ chunk: ArraySlice<UInt8>) throws(KDBXError) {
+            try xml.feed(chunk, stream: &stream)
+        }
+
+        mutating func finish() throws(KDBXError) -> VaultBody {
+            try xml.finish(stream: &stream)
+        }
+    }
+
+    /// - Parameter skipsBlockFraming: the 3.x start bytes and hashed blocks were already removed.
+    /// - Parameter payloadByteCount: the ciphertext length, bounding what the blocks may claim.
+    init(header: KDBXHeader, limits: KDBXLimits, skipsBlockFraming: Bool = false, payloadByteCount: Int = .max) throws(KDBXError) {
+        self.header = header
+        self.limits = limits
+        let isKDBX4 = header.version.isKDBX4
+        startBytesChecked = isKDBX4 || skipsBlockFraming
+        hashedBlocks = isKDBX4 || skipsBlockFraming ? nil : HashedBlockStream.Reader(limits: limits, maxTotalBytes: payloadByteCount)
+        if header.compression == .gzip {
+            inflater = Inflater(format: .gzip, maxOutputBytes: limits.maxDecompressedBytes)
+        }
+        if isKDBX4 {
+            innerHeaderParser = InnerHeader.Parser(limits: limits)
+        } else {
+            let stream = try InnerRandomStream(
+                algorithm: header.innerStreamAlgorithm ?? .none, key: header.innerStreamKey ?? [])
+            body = BodyReader(xml: try Self.makeXMLReader(header: header, binaries: [], limits: limits), stream: stream)
+        }
+    }
+
+    private static func makeXMLReader(header: KDBXHeader, binaries: [BinaryPoolItem], limits: KDBXLimits) throws(KDBXError) -> VaultXMLReader {
+        VaultXMLReader(version: header.version, binaryPool: binaries, limits: limits.body)
+    }
+
+    /// Takes decrypted bytes in order.
+    /// - Throws: ``KDBXError`` `.wrongKey` (3.x start bytes), `.corruptedFile`, `.limitExceeded`.
+    mutating func consumePlaintext(_ chunk: ArraySlice<UInt8>) throws(KDBXError) {
+        var rest = chunk
+        if !startBytesChecked {
+            let need = 32 - startBytes.count
+            startBytes.append(contentsOf: rest.prefix(need))
+            rest = rest.dropFirst(need)
+            guard startBytes.count == 32 else { return }
+            guard let expected = header.streamStartBytes, constantTimeEquals(startBytes, expected) else {
+                throw KDBXError(.wrongKey, "the stream start bytes do not match (a challenge-response key component, if the vault uses one, is not supported)", location: HeaderFieldID.describe(9))
+            }
+            startBytesChecked = true
+        }
+        guard !rest.isEmpty else { return }
+        if hashedBlocks != nil {
+            var data = try hashedBlocks!.feed(rest)
+            defer { wipe(&data) }
+            try consumeCompressed(data[...])
+        } else {
+            try consumeCompressed(rest)
+        }
+    }
+
+    /// The inner random stream in use (from the 3.x header or the 4.x inner header).
+    var innerStreamAlgorithm: InnerStreamAlgorithm? { body?.stream.algorithm }
+
+    /// Ends the plaintext.
+    mutating func finishPlaintext() throws(KDBXError) -> VaultBody {
+        if !startBytesChecked {
+            throw KDBXError(.corruptedFile, "the payload is shorter than the stream start bytes")
+        }
+        if hashedBlocks != nil {
+            _ = try hashedBlocks!.finish()
+        }
+        if inflater != nil {
+            var tail: [UInt8]
+            do { tail = try inflater!.finish() } catch { throw Self.map(error) }
+            defer { wipe(&tail) }
+            try consumeContent(tail[...])
+        }
+        guard var body else {
+            throw KDBXError(.corruptedFile, "the payload ends inside the inner header")
+        }
+        return try body.finish()
+    }
+
+    private mutating func consumeCompressed(_ data: ArraySlice<UInt8>) throws(KDBXError) {
+        guard inflater != nil else {
+            try consumeContent(data)
+            return
+        }
+        var start = data.startIndex
+        while start < data.endIndex {
+            let end = min(start + Self.chunkByteCount, data.endIndex)
+            var output: [UInt8]
+            do { output = try inflater!.update(data[start..<end]) } catch { throw Self.map(error) }
+            try consumeContent(output[...])
+            wipe(&output)
+            start = end
+        }
+    }
+
+    private mutating func consumeContent(_ data: ArraySlice<UInt8>) throws(KDBXError) {
+        guard !data.isEmpty else { return }
+        decompressedCount += data.count
+        guard decompressedCount <= limits.maxDecompressedBytes else {
+            throw KDBXError(.limitExceeded, "the payload exceeds \(limits.maxDecompressedBytes) bytes")
+        }
+        var xmlBytes = data
+        if body == nil {
+            guard let rest = try innerHeaderParser!.feed(data) else { return }
+            let inner = innerHeaderParser!.header!
+            innerHeaderParser = nil
+            let stream = try InnerRandomStream(algorithm: inner.streamAlgorithm, key: inner.streamKey)
+            body = BodyReader(xml: try Self.makeXMLReader(header: header, binaries: inner.binaries, limits: limits), stream: stream)
+            xmlBytes = rest
+        }
+        guard !xmlBytes.isEmpty else { return }
+        try body!.feed(xmlBytes)
+    }
+
+    static func map(_ error: CompressionError) -> KDBXError {
+        if error.code == .outputLimitExceeded {
+            return KDBXError(.limitExceeded, "the decompressed payload exceeds the limit")
+        }
+        return KDBXError(.corruptedFile, "gzip: \(error.code)", location: error.offset.map { "compressed offset \($0)" })
+    }
+}

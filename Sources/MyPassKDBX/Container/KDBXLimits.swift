@@ -1,0 +1,44 @@
+/// Bounds on what a file may make the codec do, so that no input makes it crash, hang or allocate
+/// without bound. Exceeding one throws ``KDBXError`` `.limitExceeded`.
+public struct KDBXLimits: Sendable {
+    /// Largest single outer or inner header field, in bytes (KDF parameters, public custom data, a
+    /// KDBX 4 inner-header binary counts against ``maxBinaryBytes`` instead). Default 1 MiB.
+    public var maxHeaderFieldBytes: Int
+    /// Largest outer header (signature through EndOfHeader), in bytes. Default 4 MiB.
+    public var maxHeaderBytes: Int
+    /// Largest HMAC block (KDBX 4) or hashed block (KDBX 3.x), in bytes. Writers use 1 MiB. Default 64 MiB.
+    public var maxBlockBytes: Int
+    /// Largest decompressed payload (inner header plus XML), in bytes. Default 1 GiB.
+    public var maxDecompressedBytes: Int
+    /// Largest single KDBX 4 inner-header binary (an attachment), in bytes. Default 512 MiB.
+    public var maxBinaryBytes: Int
+    /// Most Argon2 memory a file may ask for, in bytes (`M`). Default 1 GiB.
+    public var maxArgon2MemoryBytes: UInt64
+    /// Most Argon2 passes (`I`). Default 100,000.
+    public var maxArgon2Iterations: UInt64
+    /// Most Argon2 lanes (`P`). Default 256.
+    public var maxArgon2Parallelism: UInt32
+    /// Most AES-KDF rounds (`R`, or header field 6 in 3.x). Default 2,000,000,000 (minutes of work).
+    public var maxAESKDFRounds: UInt64
+    /// Limits of the XML body reader (tokenizer depth and sizes, tree size, attachment size).
+    public var body: VaultXMLLimits
+
+    /// Limits with the documented defaults; pass any to change them.
+    public init(
+        maxHeaderFieldBytes: Int = 1 << 20, maxHeaderBytes: Int = 4 << 20, maxBlockBytes: Int = 64 << 20,
+        maxDecompressedBytes: Int = 1 << 30, maxBinaryBytes: Int = 512 << 20,
+        maxArgon2MemoryBytes: UInt64 = 1 << 30, maxArgon2Iterations: UInt64 = 100_000,
+        maxArgon2Parallelism: UInt32 = 256, maxAESKDFRounds: UInt64 = 2_000_000_000, body: VaultXMLLimits = VaultXMLLimits()
+    ) {
+        self.maxHeaderFieldBytes = maxHeaderFieldBytes
+        self.maxHeaderBytes = maxHeaderBytes
+        self.maxBlockBytes = maxBlockBytes
+        self.maxDecompressedBytes = maxDecompressedBytes
+        self.maxBinaryBytes = maxBinaryBytes
+        self.maxArgon2MemoryBytes = maxArgon2MemoryBytes
+        self.maxArgon2Iterations = maxArgon2Iterations
+        self.maxArgon2Parallelism = maxArgon2Parallelism
+        self.maxAESKDFRounds = maxAESKDFRounds
+        self.body = body
+    }
+}

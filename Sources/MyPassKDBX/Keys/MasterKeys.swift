@@ -1,0 +1,101 @@
+import MyPassBytes
+import MyPassCrypto
+
+/// The keys derived for one file from the composite key and the header's seeds
+/// (KeePassLib `KdbxFile.cs ComputeKeys`).
+public struct MasterKeys: Sendable, CustomStringConvertible {
+    /// The KDF output (32 bytes).
+    public let transformedKey: SecureBytes
+    /// SHA-256(masterSeed ‖ transformedKey): the payload cipher key (32 bytes).
+    public let cipherKey: SecureBytes
+    /// SHA-512(masterSeed ‖ transformedKey ‖ 0x01): the HMAC base key of KDBX 4 (64 bytes).
+    public let hmacKey: SecureBytes
+
+    /// Runs the KDF (the expensive step) and derives the cipher and HMAC keys.
+    /// - Parameters:
+    ///   - compositeKey: the vault's composite key.
+    ///   - masterSeed: header field 4 (32 bytes).
+    ///   - kdf: the KDF parameters of the header.
+    ///   - limits: bounds on the KDF cost a file may ask for.
+    /// - Throws: ``KDBXError`` `.limitExceeded` when the cost exceeds `limits`, `.unsupported` for
+    ///   parameters the KDF refuses.
+    /// - Complexity: the KDF's cost: `rounds` AES-256 block pairs, or Argon2's memory and passes.
+    public init(compositeKey: CompositeKey, masterSeed: [UInt8], kdf: KDFParameters, limits: KDBXLimits) throws(KDBXError) {
+        let transformed = try Self.transform(compositeKey: compositeKey, kdf: kdf, limits: limits)
+        self.init(transformedKey: transformed, masterSeed: masterSeed)
+    }
+
+    /// Derives the cipher and HMAC keys from an already transformed key.
+    public init(transformedKey: SecureBytes, masterSeed: [UInt8]) {
+        var material = masterSeed
+        transformedKey.withUnsafeBytes { material.append(contentsOf: $0) }
+        var cipher = SHA256.hash(material)
+        material.append(0x01)
+        var hmac = SHA512.hash(material)
+        self.transformedKey = transformedKey
+        cipherKey = SecureBytes(cipher)
+        hmacKey = SecureBytes(hmac)
+        wipe(&material)
+        wipe(&cipher)
+        wipe(&hmac)
+    }
+
+    /// The KDF step alone: the transformed key (32 bytes) for a composite key.
+    /// - Throws: see ``init(compositeKey:masterSeed:kdf:limits:)``.
+    public static func transform(compositeKey: CompositeKey, kdf: KDFParameters, limits: KDBXLimits) throws(KDBXError) -> SecureBytes {
+        var raw = compositeKey.rawKey.unsafeArray
+        defer { wipe(&raw) }
+        var output: [UInt8]
+        switch kdf.settings {
+        case .aes(let rounds):
+            guard rounds <= limits.maxAESKDFRounds else {
+                throw KDBXError(.limitExceeded, "AES-KDF rounds \(rounds) exceed the limit \(limits.maxAESKDFRounds)",
+                                location: "KDF parameter R")
+            }
+            guard kdf.seed.count == 32 else {
+                throw KDBXError(.corruptedFile, "AES-KDF seed must be 32 bytes", location: "KDF parameter S")
+            }
+            do {
+                var transformed = try AESKDF.transformRaw(key: raw, seed: kdf.seed, rounds: rounds)
+                output = SHA256.hash(transformed)
+                wipe(&transformed)
+            } catch {
+                throw KDBXError(.unsupported, "AES-KDF refused its parameters", location: "KDF parameters")
+            }
+        case .argon2(let settings):
+            guard settings.memoryBytes <= limits.maxArgon2MemoryBytes else {
+                throw KDBXError(.limitExceeded, "Argon2 memory \(settings.memoryBytes) bytes exceeds the limit \(limits.maxArgon2MemoryBytes)",
+                                location: "KDF parameter M")
+            }
+            guard settings.iterations <= limits.maxArgon2Iterations else {
+                throw KDBXError(.limitExceeded, "Argon2 iterations \(settings.iterations) exceed the limit",
+                                location: "KDF parameter I")
+            }
+            guard settings.parallelism <= limits.maxArgon2Parallelism else {
+                throw KDBXError(.limitExceeded, "Argon2 parallelism \(settings.parallelism) exceeds the limit",
+                                location: "KDF parameter P")
+            }
+            do {
+                let parameters = try Argon2.Parameters.kdbx(
+                    variant: settings.variant == .argon2d ? .argon2d : .argon2id, memoryBytes: settings.memoryBytes,
+                    iterations: settings.iterations, parallelism: settings.parallelism, version: settings.version,
+                    salt: kdf.seed, secret: kdf.secret, associatedData: kdf.associatedData)
+                output = try Argon2.deriveKey(password: raw, parameters: parameters, memoryLimitBytes: limits.maxArgon2MemoryBytes)
+            } catch let error where error.code == .memoryLimitExceeded {
+                throw KDBXError(.limitExceeded, "Argon2 memory exceeds the limit", location: "KDF parameter M")
+            } catch {
+                throw KDBXError(.unsupported, "Argon2 refused its parameters (\(error.reason))", location: "KDF parameters")
+            }
+        }
+        defer { wipe(&output) }
+        if output.count != 32 {
+            var hashed = SHA256.hash(output)
+            defer { wipe(&hashed) }
+            return SecureBytes(hashed)
+        }
+        return SecureBytes(output)
+    }
+
+    /// Never shows key material.
+    public var description: String { "MasterKeys(…)" }
+}

@@ -1,0 +1,89 @@
+import MyPassCrypto
+import MyPassTestSupport
+import Testing
+
+/// Applies the keystream to `input` in pieces of the given split.
+func chachaApply(_ cipher: inout ChaCha20, _ input: [UInt8], seed: UInt64, maxPiece: Int = 97) -> [UInt8] {
+    var out: [UInt8] = []
+    for piece in randomSplits(input, seed: seed, maxPiece: maxPiece) {
+        var chunk = Array(piece)
+        cipher.apply(to: &chunk)
+        out += chunk
+    }
+    return out
+}
+
+@Suite("ChaCha20 (RFC 8439)")
+struct ChaCha20Tests {
+    @Test("RFC 7539 A.2 vectors, whole and split at random points")
+    func rfc() throws {
+        let records = try keyValueRecords("chacha20/rfc7539.txt")
+        #expect(records.count == 3)
+        for (n, r) in records.enumerated() {
+            let key = hexBytes(r["KEY"]!), nonce = hexBytes(r["NONCE"]!)
+            let counter = UInt32(r["INITIAL_BLOCK_COUNTER"]!)!
+            let pt = hexBytes(r["PLAINTEXT"]!), ct = hexBytes(r["CIPHERTEXT"]!)
+            var whole = try ChaCha20(key: key, nonce: nonce, counter: counter)
+            var buffer = pt
+            whole.apply(to: &buffer)
+            #expect(buffer == ct)
+            for seed in 1...20 {
+                var split = try ChaCha20(key: key, nonce: nonce, counter: counter)
+                #expect(chachaApply(&split, pt, seed: UInt64(seed * 31 + n), maxPiece: seed * 13) == ct)
+            }
+            var streaming = try ChaCha20(key: key, nonce: nonce, counter: counter)
+            #expect(try stream(&streaming, [offsetSlice(pt)]) == ct)
+        }
+    }
+
+    @Test("Botan ChaCha20 vectors with 12-byte nonces, incl. seeks, split at random points")
+    func botan() throws {
+        let records = try keyValueRecords("chacha20/botan-chacha.vec").filter {
+            $0["SECTION"] == "ChaCha(20)" && $0["KEY"]!.count == 64 && $0["NONCE"]!.count == 24
+        }
+        #expect(records.count >= 5)
+        for (n, r) in records.enumerated() {
+            let seek = Int(r["SEEK"] ?? "0")!
+            let expected = hexBytes(r["OUT"]!)
+            let input = r["IN"].map(hexBytes) ?? [UInt8](repeating: 0, count: expected.count)
+            var cipher = try ChaCha20(key: hexBytes(r["KEY"]!), nonce: hexBytes(r["NONCE"]!),
+                                      counter: UInt32(seek / 64))
+            var skip = [UInt8](repeating: 0, count: seek % 64)
+            cipher.apply(to: &skip)
+            #expect(chachaApply(&cipher, input, seed: UInt64(n + 1)) == expected, "record \(n)")
+        }
+    }
+
+    @Test("The 32-bit counter wraps to 0 without carrying into the nonce")
+    func counterWrap() throws {
+        let r = try keyValueRecords("chacha20/rfc7539.txt")[0]   // key 0, nonce 0, counter 0
+        let key = hexBytes(r["KEY"]!), nonce = hexBytes(r["NONCE"]!)
+        var cipher = try ChaCha20(key: key, nonce: nonce, counter: 0xFFFF_FFFF)
+        var bytes = [UInt8](repeating: 0, count: 64 + 64 + 256)
+        cipher.apply(to: &bytes)
+        #expect(Array(bytes[64..<128]) == hexBytes(r["CIPHERTEXT"]!))
+        // The same stream from counter 0, through the 4-block path.
+        var fromZero = try ChaCha20(key: key, nonce: nonce, counter: 0)
+        var tail = [UInt8](repeating: 0, count: 320)
+        fromZero.apply(to: &tail)
+        #expect(Array(bytes[64...]) == tail)
+    }
+
+    @Test("Inner-stream style calls (3, 17, 200, ... bytes) equal one long keystream")
+    func oddCalls() throws {
+        let key = pseudoRandomBytes(32, seed: 3), nonce = pseudoRandomBytes(12, seed: 4)
+        var reference = try ChaCha20(key: key, nonce: nonce)
+        var long = [UInt8](repeating: 0, count: 5000)
+        reference.apply(to: &long)
+        var cipher = try ChaCha20(key: key, nonce: nonce)
+        var out: [UInt8] = []
+        for length in [3, 17, 200, 1, 64, 256, 255, 257, 0, 1024, 63, 65, 2011] {
+            var chunk = [UInt8](repeating: 0, count: length)
+            cipher.apply(to: &chunk)
+            out += chunk
+        }
+        #expect(out == Array(long[0..<out.count]))
+        #expect(throws: CryptoError(.invalidKeySize)) { try ChaCha20(key: [1], nonce: nonce) }
+        #expect(throws: CryptoError(.invalidNonceSize)) { try ChaCha20(key: key, nonce: [1, 2, 3, 4, 5, 6, 7, 8]) }
+    }
+}

@@ -1,0 +1,104 @@
+import MyPassCrypto
+import MyPassTestSupport
+import Testing
+
+/// One vector of the eSTREAM "verified.test-vectors" file.
+struct ESTREAMVector: CustomTestStringConvertible, Sendable {
+    var name: String
+    var key: [UInt8], iv: [UInt8]
+    var windows: [(start: Int, bytes: [UInt8])]
+    var xorDigest: [UInt8]
+    var testDescription: String { name }
+
+    static func load() throws -> [ESTREAMVector] {
+        let text = try TestVectors.text("salsa20/salsa20-256.64-verified.test-vectors")
+        var vectors: [ESTREAMVector] = []
+        var name = "", fields: [(String, String)] = []
+        func flush() {
+            guard !name.isEmpty else { return }
+            var v = ESTREAMVector(name: name, key: [], iv: [], windows: [], xorDigest: [])
+            for (field, hex) in fields {
+                switch field {
+                case "key": v.key = hexBytes(hex)
+                case "IV": v.iv = hexBytes(hex)
+                case "xor-digest": v.xorDigest = hexBytes(hex)
+                case let f where f.hasPrefix("stream["):
+                    // stream[a..b]
+                    let range = field.dropFirst("stream[".count).dropLast()
+                    let start = Int(range.split(separator: ".").first!)!
+                    v.windows.append((start, hexBytes(hex)))
+                default:
+                    continue
+                }
+            }
+            vectors.append(v)
+            name = ""; fields = []
+        }
+        for rawLine in text.split(whereSeparator: \.isNewline) {
+            let line = rawLine.trimmingCharacters(in: .whitespaces)
+            if line.hasPrefix("Set ") && line.hasSuffix(":") {
+                flush()
+                name = String(line.dropLast())
+            } else if !name.isEmpty, let eq = line.firstIndex(of: "="), eq != line.startIndex {
+                fields.append((line[..<eq].trimmingCharacters(in: .whitespaces),
+                               line[line.index(after: eq)...].trimmingCharacters(in: .whitespaces)))
+            } else if !name.isEmpty, !fields.isEmpty, line.allSatisfy(\.isHexDigit) {
+                fields[fields.count - 1].1 += line
+            }
+        }
+        flush()
+        return vectors
+    }
+}
+
+@Suite("Salsa20/20")
+struct Salsa20Tests {
+    @Test("eSTREAM verified vectors (256-bit key, 64-bit IV): windows and xor-digest, keystream split at random points")
+    func estream() throws {
+        let vectors = try ESTREAMVector.load()
+        #expect(vectors.count == 103)
+        for (n, v) in vectors.enumerated() {
+            let length = v.windows.map { $0.start + $0.bytes.count }.max()! <= 512 ? 512 : 131_072
+            var cipher = try Salsa20(key: v.key, nonce: v.iv)
+            var stream: [UInt8] = []
+            for piece in randomSplits([UInt8](repeating: 0, count: length), seed: UInt64(n + 1), maxPiece: 300) {
+                var chunk = Array(piece)
+                cipher.apply(to: &chunk)
+                stream += chunk
+            }
+            for w in v.windows {
+                #expect(Array(stream[w.start..<(w.start + w.bytes.count)]) == w.bytes, "\(v.name) stream[\(w.start)]")
+            }
+            var digest = [UInt8](repeating: 0, count: 64)
+            for i in 0..<length { digest[i & 63] ^= stream[i] }
+            #expect(digest == v.xorDigest, "\(v.name) xor-digest")
+        }
+    }
+
+    @Test("Botan Salsa20 vectors (32-byte key, 8-byte nonce), incl. seeks across the 32-bit counter")
+    func botan() throws {
+        let records = try keyValueRecords("salsa20/botan-salsa20.vec").filter {
+            $0["KEY"]!.count == 64 && $0["NONCE"]!.count == 16
+        }
+        #expect(records.count >= 4)
+        for (n, r) in records.enumerated() {
+            let seek = UInt64(r["SEEK"] ?? "0")!
+            let expected = hexBytes(r["OUT"]!)
+            var data = r["IN"].map(hexBytes) ?? [UInt8](repeating: 0, count: expected.count)
+            var cipher = try Salsa20(key: hexBytes(r["KEY"]!), nonce: hexBytes(r["NONCE"]!), counter: seek / 64)
+            var skip = [UInt8](repeating: 0, count: Int(seek % 64))
+            cipher.apply(to: &skip)
+            data.withUnsafeMutableBytes { buffer in
+                // Exercise the raw-buffer entry point on a region that does not start at 0.
+                var offset = 0
+                for piece in randomSplits(Array(buffer), seed: UInt64(n + 3)) {
+                    cipher.apply(to: UnsafeMutableRawBufferPointer(rebasing: buffer[offset..<(offset + piece.count)]))
+                    offset += piece.count
+                }
+            }
+            #expect(data == expected, "record \(n)")
+        }
+        #expect(throws: CryptoError(.invalidNonceSize)) { try Salsa20(key: [UInt8](repeating: 0, count: 32), nonce: [0]) }
+        #expect(throws: CryptoError(.invalidKeySize)) { try Salsa20(key: [UInt8](repeating: 0, count: 16), nonce: [UInt8](repeating: 0, count: 8)) }
+    }
+}
