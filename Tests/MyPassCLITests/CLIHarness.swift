@@ -81,6 +81,8 @@ struct Fixture: CustomStringConvertible, Sendable {
     var keyFile: String?
 
     var description: String { name }
+    /// The 5,000-entry timing fixtures.
+    var isLarge: Bool { name.hasSuffix("-large-5000") }
     var vaultPath: String { "kdbx/\(name).kdbx" }
     var manifestPath: String { "kdbx/\(name).json" }
 

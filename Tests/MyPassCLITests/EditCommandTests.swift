@@ -248,6 +248,20 @@ struct EditCommandTests {
         #expect(Interop.otherEntriesUnchanged(before: try original, after: after, changed: [roadmapUUID]).isEmpty)
     }
 
+    @Test("totp on an HOTP entry hands out the counter's code and saves the advanced counter")
+    func hotp() throws {
+        _ = try mypass(["add", vault, "Work/Token", "--field", "HmacOtp-Secret=12345678901234567890", "--field", "HmacOtp-Counter=0"])
+        // RFC 4226 appendix D: counter 0 gives 755224, counter 1 gives 287082.
+        let first = try mypass(["totp", vault, "Work/Token"])
+        #expect(first.stdoutText == "755224\n")
+        #expect(first.stderrText == "HOTP counter advanced and saved\n")
+        let second = try mypass(["totp", vault, "Work/Token"])
+        #expect(second.stdoutText == "287082\n")
+        guard let after = try Interop.kporacleDump(vault, password: Demo.password, test: "hotp") else { return }
+        let entry = try #require(Interop.entry(after, titled: "Token"))
+        #expect(Interop.fieldValue(entry, "HmacOtp-Counter") == "2")
+    }
+
     @Test("a save keeps the file's permissions and leaves no temporary file")
     func permissionsKept() throws {
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: vault)

@@ -67,6 +67,8 @@ enum ShowCommand {
             var text = otp.value
             if let left = otp.secondsRemaining { text += " (\(left) s left)" }
             line("TOTP", text)
+        } else if entry.hasOTP {
+            line("OTP", "counter-based (HOTP) or unreadable; 'mypass totp' gives the next code")
         }
         return out
     }
