@@ -224,9 +224,11 @@ struct ReadCommandTests {
         let arguments = ["export", vault, "--format", "json"] + fixture.keyArguments
         let result: ProcessResult
         if let timeoutSeconds, let timeout = InteropTools.executable(named: "timeout") {
+            // SIGKILL: a child of the test runner may inherit a mask that blocks SIGTERM.
             result = try runProcess(
-                timeout, [String(timeoutSeconds), CLI.binary.path] + arguments, stdin: Array(fixture.stdin.utf8))
-            #expect(result.status != 124, "mypass export took more than \(timeoutSeconds) s")
+                timeout, ["-s", "KILL", String(timeoutSeconds), CLI.binary.path] + arguments,
+                stdin: Array(fixture.stdin.utf8))
+            #expect(result.status != 137, "mypass export took more than \(timeoutSeconds) s")
         } else {
             result = try CLI.run(arguments, stdin: fixture.stdin)
         }
