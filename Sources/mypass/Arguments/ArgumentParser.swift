@@ -1,0 +1,99 @@
+/// Parses a command line the way swift-argument-parser does: options anywhere among the
+/// positionals, `--name value` and `--name=value`, repeatable options, `--` ends options,
+/// `-h`/`--help` on every command.
+enum ArgumentParser {
+    /// The outcome of parsing one command's arguments.
+    enum Outcome: Sendable {
+        case run(ParsedArguments)
+        case help(CommandSpec)
+    }
+
+    /// Parses `arguments` (the words after the command name) against `spec`.
+    ///
+    /// - Throws: a usage `CLIError` (exit code 2) for unknown options, missing values, missing or
+    ///   extra positionals, or a value given to a flag.
+    static func parse(_ arguments: [String], for spec: CommandSpec) throws(CLIError) -> Outcome {
+        // Help wins over every other problem, as in swift-argument-parser.
+        for argument in arguments {
+            if argument == "--" { break }
+            if argument == "--help" || argument == "-h" { return .help(spec) }
+        }
+        var parsed = ParsedArguments(command: spec)
+        var positionals: [String] = []
+        var index = 0
+        var optionsEnded = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if optionsEnded || !looksLikeOption(argument) {
+                positionals.append(argument)
+                continue
+            }
+            if argument == "--" {
+                optionsEnded = true
+                continue
+            }
+            let option: OptionSpec
+            var inlineValue: String?
+            if argument.hasPrefix("--") {
+                let body = argument.dropFirst(2)
+                let name: Substring
+                if let equals = body.firstIndex(of: "=") {
+                    name = body[..<equals]
+                    inlineValue = String(body[body.index(after: equals)...])
+                } else {
+                    name = body
+                }
+                guard let found = spec.option(named: String(name)) else {
+                    throw .usage("Unknown option '--\(name)'", spec)
+                }
+                option = found
+            } else {
+                let letters = Array(argument.dropFirst())
+                guard letters.count == 1, let found = spec.option(short: letters[0]) else {
+                    throw .usage("Unknown option '\(argument)'", spec)
+                }
+                option = found
+            }
+            if option.isFlag {
+                if inlineValue != nil { throw .usage("The flag '--\(option.long)' does not take a value", spec) }
+                parsed.flags.insert(option.long)
+                continue
+            }
+            let value: String
+            if let inlineValue {
+                value = inlineValue
+            } else {
+                guard index < arguments.count else {
+                    throw .usage("Missing value for '\(option.synopsis)'", spec)
+                }
+                value = arguments[index]
+                index += 1
+            }
+            if option.isRepeatable {
+                parsed.values[option.long, default: []].append(value)
+            } else {
+                parsed.values[option.long] = [value]
+            }
+        }
+        var remaining = positionals[...]
+        for positional in spec.positionals {
+            if let value = remaining.popFirst() {
+                parsed.positionals[positional.name] = value
+            } else if !positional.isOptional {
+                throw .usage("Missing expected argument '<\(positional.name)>'", spec)
+            }
+        }
+        if let extra = remaining.first {
+            throw .usage("Unexpected argument '\(extra)'", spec)
+        }
+        return .run(parsed)
+    }
+
+    /// `-x`, `--xyz`, `--`; but not `-` (standard input) or a negative number (`-5`).
+    private static func looksLikeOption(_ argument: String) -> Bool {
+        guard argument.hasPrefix("-"), argument.count > 1 else { return false }
+        if Int(argument) != nil { return false }
+        return true
+    }
+}

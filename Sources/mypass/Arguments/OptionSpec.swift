@@ -1,0 +1,31 @@
+/// A named option of a command: a flag (`--json`) or an option that takes a value (`--group <path>`).
+struct OptionSpec: Sendable {
+    /// The long name without dashes (`group` for `--group`).
+    var long: String
+    /// An optional one-letter alias (`-h`).
+    var short: Character?
+    /// For an option that takes a value, the value's name shown in usage (`path`); nil for a flag.
+    var valueName: String?
+    /// May be given more than once, each value kept in order (`--group A --group B`).
+    var isRepeatable: Bool
+    /// One line for `--help`.
+    var help: String
+
+    /// A flag: present or absent.
+    static func flag(_ long: String, short: Character? = nil, _ help: String) -> OptionSpec {
+        OptionSpec(long: long, short: short, valueName: nil, isRepeatable: false, help: help)
+    }
+
+    /// An option with a value; a later occurrence replaces an earlier one unless `repeatable`.
+    static func option(_ long: String, _ valueName: String, repeatable: Bool = false, _ help: String) -> OptionSpec {
+        OptionSpec(long: long, short: nil, valueName: valueName, isRepeatable: repeatable, help: help)
+    }
+
+    var isFlag: Bool { valueName == nil }
+
+    /// `--group <path>` as usage shows it.
+    var synopsis: String {
+        guard let valueName else { return "--\(long)" }
+        return "--\(long) <\(valueName)>"
+    }
+}

@@ -1,0 +1,143 @@
+import MyPassCore
+import MyPassKDBX
+
+/// The `mypass` entry point: picks the command, parses its arguments, runs it and maps every
+/// failure to one stderr line and an exit code.
+enum CommandLineTool {
+    static let version = "0.1.0"
+
+    /// The handler for each runnable command, by its full name (`attachment export`).
+    static let handlers: [String: @Sendable (ParsedArguments) throws -> Void] = [
+        "info": InfoCommand.run,
+        "ls": ListCommand.run,
+        "groups": GroupsCommand.run,
+        "show": ShowCommand.run,
+        "add": AddCommand.run,
+        "edit": EditCommand.run,
+        "rm": RemoveCommand.run,
+        "mv": MoveCommand.run,
+        "mkdir": MakeGroupCommand.run,
+        "rmdir": RemoveGroupCommand.run,
+        "totp": TOTPCommand.run,
+        "match": MatchCommand.run,
+        "attachment export": AttachmentCommand.export,
+        "attachment import": AttachmentCommand.importFile,
+        "attachment rm": AttachmentCommand.remove,
+        "export": ExportCommand.run,
+        "generate": GenerateCommand.run,
+    ]
+
+    /// Runs the command line `arguments` (without the program name) and returns the exit code.
+    static func run(_ arguments: [String]) -> Int32 {
+        do {
+            try dispatch(arguments)
+            return ExitCode.success.rawValue
+        } catch let error as CLIError {
+            report(error)
+            return error.exitCode.rawValue
+        } catch let error as KDBXError {
+            let mapped = map(error)
+            report(mapped)
+            return mapped.exitCode.rawValue
+        } catch let error as CoreError {
+            let mapped: CLIError
+            if let codec = error.underlying as? KDBXError {
+                mapped = map(codec)
+            } else {
+                mapped = .failure(error.description)
+            }
+            report(mapped)
+            return mapped.exitCode.rawValue
+        } catch {
+            report(.failure(String(describing: error)))
+            return ExitCode.failure.rawValue
+        }
+    }
+
+    private static func dispatch(_ arguments: [String]) throws {
+        guard let first = arguments.first else {
+            throw CLIError.usage("Missing subcommand", nil)
+        }
+        switch first {
+        case "--help", "-h":
+            Console.out(CommandSpecs.topLevelHelp)
+            return
+        case "--version":
+            Console.line(version)
+            return
+        case "help":
+            let path = Array(arguments.dropFirst())
+            if path.isEmpty {
+                Console.out(CommandSpecs.topLevelHelp)
+                return
+            }
+            let (spec, rest) = try resolve(path)
+            guard rest.isEmpty else { throw CLIError.usage("Unknown subcommand '\(rest[0])' of '\(spec.name)'", spec) }
+            Console.out(spec.helpText)
+            return
+        default:
+            break
+        }
+        let (spec, rest) = try resolve(arguments)
+        if !spec.subcommands.isEmpty {
+            if rest.prefix(while: { $0 != "--" }).contains(where: { $0 == "--help" || $0 == "-h" }) {
+                Console.out(spec.helpText)
+                return
+            }
+            if let word = rest.first {
+                throw CLIError.usage("Unknown subcommand '\(word)'", spec)
+            }
+            throw CLIError.usage("Missing subcommand of '\(spec.name)'", spec)
+        }
+        switch try ArgumentParser.parse(rest, for: spec) {
+        case .help(let spec):
+            Console.out(spec.helpText)
+        case .run(let parsed):
+            guard let handler = handlers[spec.name] else { throw CLIError.failure("'\(spec.name)' is not implemented") }
+            try handler(parsed)
+        }
+    }
+
+    /// Finds the (possibly nested) command named by the leading words of `arguments`.
+    private static func resolve(_ arguments: [String]) throws(CLIError) -> (CommandSpec, [String]) {
+        guard let spec = CommandSpecs.all.first(where: { $0.name == arguments[0] }) else {
+            if arguments[0].hasPrefix("-") { throw .usage("Unknown option '\(arguments[0])'", nil) }
+            throw .usage("Unknown subcommand '\(arguments[0])'", nil)
+        }
+        var current = spec
+        var rest = Array(arguments.dropFirst())
+        while !current.subcommands.isEmpty, let word = rest.first,
+              let sub = current.subcommands.first(where: { $0.name.split(separator: " ").last.map(String.init) == word })
+        {
+            current = sub
+            rest.removeFirst()
+        }
+        return (current, rest)
+    }
+
+    /// The exit code and wording for a codec error; the reason never holds a secret.
+    static func map(_ error: KDBXError, file: String? = nil) -> CLIError {
+        let prefix = file.map { "cannot open '\($0)': " } ?? ""
+        switch error.code {
+        case .wrongKey, .invalidKeyFile, .missingKeyComponent:
+            let text = error.code == .wrongKey ? "wrong password or key file" : error.description
+            return CLIError(.wrongKey, prefix + text)
+        case .corruptedFile, .unsupported, .limitExceeded:
+            return CLIError(.corruptedOrUnsupported, prefix + error.description)
+        case .io, .invalidModel:
+            return CLIError(.failure, prefix + error.description)
+        }
+    }
+
+    private static func report(_ error: CLIError) {
+        var text = "Error: \(error.message)\n"
+        if error.exitCode == .usage {
+            if let spec = error.usageOf {
+                text += "Usage: \(spec.usage)\n  See 'mypass help \(spec.name)' for more information.\n"
+            } else {
+                text += "Usage: \(CommandSpecs.topLevelUsage)\n  See 'mypass --help' for more information.\n"
+            }
+        }
+        Console.err(text)
+    }
+}

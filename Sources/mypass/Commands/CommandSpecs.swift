@@ -1,0 +1,167 @@
+/// The specification of every `mypass` command: names, arguments, options and help.
+enum CommandSpecs {
+    /// `--keyfile` and `--no-password`, on every command that opens a vault.
+    static let keyOptions: [OptionSpec] = [
+        .option("keyfile", "path", "Key file to combine with the master password (or to use alone with --no-password)."),
+        .flag("no-password", "Open with the key file alone: do not read a master password."),
+    ]
+
+    static let vault = PositionalSpec(name: "vault", help: "The KeePass vault file (.kdbx).")
+    static let entry = PositionalSpec(
+        name: "entry", help: "An entry: its path (Work/Email/GitHub) or its UUID (32 hex digits).")
+
+    /// Options shared by `add` and `edit`.
+    static let entryEditOptions: [OptionSpec] = [
+        .option("username", "text", "The user name."),
+        .option("url", "url", "The URL."),
+        .option("notes", "text", "The notes."),
+        .option("tag", "tag", repeatable: true, "A tag; replaces the entry's tags (give --tag '' to clear them)."),
+        .option("expires", "date", "Expiry: YYYY-MM-DD, YYYY-MM-DDTHH:MM:SSZ (UTC), or 'never'."),
+        .option("field", "name=value", repeatable: true, "A custom field, in clear (an empty value removes a custom field)."),
+        .option("protected-field", "name=value", repeatable: true, "A custom field kept protected (hidden)."),
+        .flag("password-prompt", "Read the entry's password like the master password, after it."),
+        .flag("generate", "Set a generated password (see --length and the character-class flags)."),
+        .option("attach", "file", repeatable: true, "Attach a file under its own name (replaces one with that name)."),
+    ] + generatorOptions
+
+    /// The password generator's options (`generate`, and `--generate` of add/edit).
+    static let generatorOptions: [OptionSpec] = [
+        .option("length", "n", "Length of a generated password (default 20)."),
+        .flag("lower", "Use lowercase letters."),
+        .flag("upper", "Use uppercase letters."),
+        .flag("digits", "Use digits."),
+        .flag("symbols", "Use symbols and brackets. Without any class flag: letters and digits."),
+        .flag("exclude-similar", "Leave out look-alike characters (O 0 I l 1 | B 8 G 6 S 5 Z 2)."),
+    ]
+
+    static let info = CommandSpec(
+        name: "info", abstract: "Show the vault's format, cipher, KDF, compression and counts.",
+        positionals: [vault], options: keyOptions)
+
+    static let ls = CommandSpec(
+        name: "ls", abstract: "List the entries, one per line: title, user name and group breadcrumb.",
+        discussion: """
+            --group and --search together list the entries that satisfy both. Entries in the
+            recycle bin are listed only when its group is selected.
+            """,
+        positionals: [vault],
+        options: [
+            .option("group", "path", repeatable: true, "Only entries in this group and its subgroups (Work/Email)."),
+            .option("search", "text", "Only entries whose title, user name, URL or tags contain the text."),
+            .flag("json", "Print JSON: an array of {uuid, title, username, url, path, tags}."),
+        ] + keyOptions)
+
+    static let groups = CommandSpec(
+        name: "groups", abstract: "Show the group tree.",
+        positionals: [vault],
+        options: [.flag("json", "Print JSON: an array of {uuid, name, path, entries}.")] + keyOptions)
+
+    static let show = CommandSpec(
+        name: "show", abstract: "Show an entry's fields, attachments and current TOTP code.",
+        positionals: [vault, entry],
+        options: [
+            .flag("reveal", "Show protected values (the password...) instead of hiding them."),
+            .option("field", "name", "Print this field's value alone (protected values included)."),
+            .flag("json", "Print JSON."),
+            .option("time", "unix-seconds", "Compute the TOTP code at this time instead of now."),
+        ] + keyOptions)
+
+    static let add = CommandSpec(
+        name: "add", abstract: "Add an entry: PATH/TITLE names its group and title.",
+        positionals: [vault, PositionalSpec(name: "path", help: "Group path and title of the new entry (Work/GitHub).")],
+        options: entryEditOptions + keyOptions)
+
+    static let edit = CommandSpec(
+        name: "edit", abstract: "Change an entry; its previous state goes to its history.",
+        positionals: [vault, entry],
+        options: [.option("title", "text", "The new title.")] + entryEditOptions + keyOptions)
+
+    static let rm = CommandSpec(
+        name: "rm", abstract: "Delete an entry: to the recycle bin, or for good when already there or with --permanent.",
+        positionals: [vault, entry],
+        options: [.flag("permanent", "Delete for good, skipping the recycle bin.")] + keyOptions)
+
+    static let mv = CommandSpec(
+        name: "mv", abstract: "Move an entry to another group.",
+        positionals: [vault, entry, PositionalSpec(name: "group", help: "The destination group's path ('' or / for the root).")],
+        options: keyOptions)
+
+    static let mkdir = CommandSpec(
+        name: "mkdir", abstract: "Create a group (its parent must exist).",
+        positionals: [vault, PositionalSpec(name: "path", help: "The new group's path (Work/Projects).")],
+        options: keyOptions)
+
+    static let rmdir = CommandSpec(
+        name: "rmdir", abstract: "Delete a group and its subtree: to the recycle bin, or for good.",
+        positionals: [vault, PositionalSpec(name: "path", help: "The group's path.")],
+        options: [.flag("permanent", "Delete for good, skipping the recycle bin.")] + keyOptions)
+
+    static let totp = CommandSpec(
+        name: "totp", abstract: "Print the entry's current TOTP code (seconds left on stderr).",
+        positionals: [vault, entry],
+        options: [.option("time", "unix-seconds", "Compute the code at this time instead of now.")] + keyOptions)
+
+    static let match = CommandSpec(
+        name: "match", abstract: "Show what AutoFill suggests for a URL or domain, best first, then the other entries.",
+        positionals: [vault, PositionalSpec(name: "service", help: "A URL (https://github.com/login) or a domain (github.com).")],
+        options: [.flag("json", "Print {\"suggestions\": [...], \"others\": [...]}.")] + keyOptions)
+
+    static let attachmentExport = CommandSpec(
+        name: "attachment export", abstract: "Write an attachment to a file, or to stdout without FILE.",
+        positionals: [vault, entry, PositionalSpec(name: "name", help: "The attachment's name."),
+                      PositionalSpec(name: "file", help: "Where to write it (default: standard output).", isOptional: true)],
+        options: keyOptions)
+
+    static let attachmentImport = CommandSpec(
+        name: "attachment import", abstract: "Attach a file to an entry under NAME (replacing one with that name).",
+        positionals: [vault, entry, PositionalSpec(name: "name", help: "The attachment's name."),
+                      PositionalSpec(name: "file", help: "The file to attach.")],
+        options: keyOptions)
+
+    static let attachmentRemove = CommandSpec(
+        name: "attachment rm", abstract: "Remove an attachment from an entry.",
+        positionals: [vault, entry, PositionalSpec(name: "name", help: "The attachment's name.")],
+        options: keyOptions)
+
+    static let attachment = CommandSpec(
+        name: "attachment", abstract: "Export, import or remove an entry's attachments.",
+        subcommands: [attachmentExport, attachmentImport, attachmentRemove])
+
+    static let export = CommandSpec(
+        name: "export", abstract: "Print the whole vault: the JSON manifest or KeePass's plain XML (secrets in clear).",
+        positionals: [vault],
+        options: [.option("format", "json|xml", "json (the vault manifest, default) or xml (KeePass 2.x XML).")] + keyOptions)
+
+    static let generate = CommandSpec(
+        name: "generate", abstract: "Print a password from the generator.",
+        options: generatorOptions)
+
+    /// Every top-level command, in the order `mypass --help` lists them.
+    static let all: [CommandSpec] = [
+        info, ls, groups, show, add, edit, rm, mv, mkdir, rmdir, totp, match, attachment, export, generate,
+    ]
+
+    /// The top-level help.
+    static var topLevelHelp: String {
+        var text = "OVERVIEW: A KeePass (KDBX) password manager.\n\n"
+        text += "USAGE: mypass <subcommand> <vault> [<arguments>] [<options>]\n\n"
+        text += """
+            The master password is read from the terminal without echo, or from the first line of
+            standard input when it is not a terminal (printf 'demo\\n' | mypass ls demo.kdbx).
+
+            Exit codes: 0 success, 1 other failure, 2 usage error, 3 wrong password or key file,
+            4 corrupted or unsupported file.
+
+            """
+        text += "\nOPTIONS:\n"
+        text += HelpFormatter.row("--version", "Show the version.")
+        text += HelpFormatter.row("-h, --help", "Show help information.")
+        text += "\nSUBCOMMANDS:\n"
+        for command in all { text += HelpFormatter.row(command.name, command.abstract) }
+        text += HelpFormatter.row("help", "Show subcommand help information.")
+        text += "\n  See 'mypass help <subcommand>' for detailed help.\n"
+        return text
+    }
+
+    static let topLevelUsage = "mypass <subcommand> <vault> [<arguments>] [<options>]"
+}

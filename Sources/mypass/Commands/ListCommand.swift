@@ -1,0 +1,22 @@
+import MyPassKDBX
+
+/// `mypass ls VAULT [--group PATH ...] [--search TEXT] [--json]`: the app's flat list.
+enum ListCommand {
+    static func run(_ parsed: ParsedArguments) throws {
+        let (context, _) = try VaultContext.open(parsed)
+        let vault = context.vault
+        var selected: [KDBXUUID] = []
+        for path in parsed.values("group") {
+            selected.append(try vault.locateGroup(path).group.uuid)
+        }
+        let entries = vault.displayedEntries(groups: selected, search: parsed.value("search") ?? "").map(LocatedEntry.init)
+        if parsed.flag("json") {
+            Console.line(JSON.array(entries.map { EntryJSON.summary($0, detailed: true) }).prettyPrinted)
+            return
+        }
+        let rows = entries.map { located in
+            [Text.oneLine(located.entry.title), Text.oneLine(located.entry.userName), Text.oneLine(Text.breadcrumb(located.groupPath))]
+        }
+        Console.out(Text.columns(rows))
+    }
+}

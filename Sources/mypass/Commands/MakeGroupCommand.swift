@@ -1,0 +1,19 @@
+import Foundation
+import MyPassCore
+import MyPassKDBX
+
+/// `mypass mkdir VAULT PATH`: the parent group must exist; the name must be new there.
+enum MakeGroupCommand {
+    static func run(_ parsed: ParsedArguments) throws {
+        let components = Vault.pathComponents(parsed.required("path"))
+        guard let name = components.last else { throw parsed.usageError("The path must name the new group") }
+        var (context, _) = try VaultContext.open(parsed)
+        let (parent, _) = try context.vault.locateGroup(Vault.display(Array(components.dropLast())))
+        if parent.groups.contains(where: { $0.name == name }) {
+            throw CLIError.failure("group '\(Vault.display(components))' already exists")
+        }
+        let uuid = try context.vault.addGroup(named: name, in: parent.uuid, now: currentTime())
+        try context.save()
+        Console.line("Added group '\(Vault.display(components))' (\(uuid.hexString)).")
+    }
+}

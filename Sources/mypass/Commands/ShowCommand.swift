@@ -1,0 +1,108 @@
+import Foundation
+import MyPassCore
+import MyPassKDBX
+
+/// `mypass show VAULT ENTRY [--reveal] [--field NAME] [--json] [--time UNIX]`.
+enum ShowCommand {
+    /// What a hidden protected value shows (as keepassxc-cli).
+    static let hidden = "PROTECTED"
+
+    static func run(_ parsed: ParsedArguments) throws {
+        let (context, _) = try VaultContext.open(parsed)
+        let located = try context.vault.locateEntry(parsed.required("entry"))
+        let entry = located.entry
+        if let name = parsed.value("field") {
+            guard let field = entry.field(named: name) else {
+                throw CLIError.failure("entry '\(Vault.display(located.groupPath + [entry.title]))' has no field '\(name)'")
+            }
+            Console.line(field.value)
+            return
+        }
+        let reveal = parsed.flag("reveal")
+        let now = try TOTPCommand.time(parsed)
+        let otp: OTPCode?
+        do {
+            otp = try entry.timeBasedCode(at: now)
+        } catch {
+            otp = nil
+            Console.err("Warning: \(error)\n")
+        }
+        if parsed.flag("json") {
+            Console.line(json(located, reveal: reveal, otp: otp).prettyPrinted)
+            return
+        }
+        Console.out(text(located, reveal: reveal, otp: otp))
+    }
+
+    /// The fields in display order: the five standard ones as KeePass orders them, then custom ones.
+    static func orderedFields(_ entry: Entry) -> [EntryField] {
+        let standard = Entry.StandardField.all.compactMap { entry.field(named: $0) }
+        return standard + entry.customFields
+    }
+
+    static func text(_ located: LocatedEntry, reveal: Bool, otp: OTPCode?) -> String {
+        let entry = located.entry
+        var out = ""
+        func line(_ label: String, _ value: String) {
+            let body = value.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\n", with: "\n  ")
+            out += "\(label): \(body)\n"
+        }
+        for field in orderedFields(entry) {
+            line(field.key, field.isProtected && !reveal ? hidden : field.value)
+        }
+        line("Tags", entry.tags.joined(separator: ", "))
+        line("Expires", entry.times.expires ? Text.time(entry.times.expiry) : "never")
+        line("UUID", entry.uuid.hexString)
+        line("Path", Vault.display(located.groupPath + [entry.title]))
+        line("Created", Text.time(entry.times.creation))
+        line("Modified", Text.time(entry.times.lastModification))
+        if !entry.history.isEmpty { line("History", "\(entry.history.count) previous versions") }
+        if !entry.attachments.isEmpty {
+            out += "Attachments:\n"
+            for attachment in entry.attachments {
+                out += "  \(Text.oneLine(attachment.name)) (\(Text.byteSize(attachment.data.count)))\n"
+            }
+        }
+        if let otp {
+            var text = otp.value
+            if let left = otp.secondsRemaining { text += " (\(left) s left)" }
+            line("TOTP", text)
+        } else if entry.hasOTP {
+            line("OTP", "counter-based (HOTP) or unreadable; 'mypass totp' gives the next code")
+        }
+        return out
+    }
+
+    static func json(_ located: LocatedEntry, reveal: Bool, otp: OTPCode?) -> JSON {
+        let entry = located.entry
+        let fields = orderedFields(entry).map { field -> (String, JSON) in
+            (field.key, .object([
+                ("value", field.isProtected && !reveal ? .null : .string(field.value)),
+                ("protected", .bool(field.isProtected)),
+            ]))
+        }
+        let attachments = entry.attachments.map {
+            JSON.object([("name", .string($0.name)), ("size", .int($0.data.count))])
+        }
+        var totp = JSON.null
+        if let otp {
+            totp = .object([
+                ("code", .string(otp.value)),
+                ("secondsLeft", otp.secondsRemaining.map { .int($0) } ?? .null),
+            ])
+        }
+        return .object([
+            ("uuid", .string(entry.uuid.hexString)),
+            ("title", .string(entry.title)),
+            ("username", .string(entry.userName)),
+            ("url", .string(entry.url)),
+            ("path", .array(located.groupPath.map { .string($0) })),
+            ("tags", .array(entry.tags.map { .string($0) })),
+            ("expires", entry.times.expires ? .string(Text.time(entry.times.expiry)) : .null),
+            ("fields", .object(fields)),
+            ("attachments", .array(attachments)),
+            ("history", .int(entry.history.count)),
+            ("totp", totp),
+        ])
+    }
+}

@@ -1,0 +1,47 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes to the standard streams with `write(2)`, buffering standard output.
+///
+/// Standard output carries the command's result only (so that scripts can capture it);
+/// messages, prompts and progress go to standard error.
+enum Console {
+    /// True when file descriptor `fd` is a terminal.
+    static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+
+    /// Writes `text` to standard output.
+    static func out(_ text: String) { writeAll(1, text) }
+
+    /// Writes `text` and a newline to standard output.
+    static func line(_ text: String = "") { writeAll(1, text + "\n") }
+
+    /// Writes `text` to standard error, unbuffered.
+    static func err(_ text: String) { writeAll(2, text) }
+
+    /// Writes raw bytes to standard output.
+    static func outBytes(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { writeAll(1, $0) }
+    }
+
+    private static func writeAll(_ fd: Int32, _ text: String) {
+        var text = text
+        text.withUTF8 { writeAll(fd, UnsafeRawBufferPointer($0)) }
+    }
+
+    private static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) {
+        guard var base = buffer.baseAddress else { return }
+        var remaining = buffer.count
+        while remaining > 0 {
+            let written = write(fd, base, remaining)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return  // EPIPE and friends: the reader went away; nothing sensible to report
+            }
+            remaining -= written
+            base += written
+        }
+    }
+}

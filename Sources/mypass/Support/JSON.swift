@@ -1,0 +1,100 @@
+/// A JSON value with ordered object keys, for the CLI's `--json` outputs.
+indirect enum JSON: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    case int(Int)
+    case string(String)
+    case array([JSON])
+    case object([(String, JSON)])
+
+    static func == (lhs: JSON, rhs: JSON) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): return true
+        case let (.bool(a), .bool(b)): return a == b
+        case let (.int(a), .int(b)): return a == b
+        case let (.string(a), .string(b)): return a == b
+        case let (.array(a), .array(b)): return a == b
+        case let (.object(a), .object(b)):
+            return a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        default: return false
+        }
+    }
+
+    /// `nil` becomes JSON `null`.
+    static func string(_ value: String?) -> JSON { value.map { .string($0) } ?? .null }
+
+    /// The compact serialisation (no insignificant white space), keys in the order given.
+    var serialized: String {
+        var out = ""
+        write(into: &out, indent: nil, level: 0)
+        return out
+    }
+
+    /// A readable serialisation with two-space indentation.
+    var prettyPrinted: String {
+        var out = ""
+        write(into: &out, indent: "  ", level: 0)
+        return out
+    }
+
+    private func write(into out: inout String, indent: String?, level: Int) {
+        switch self {
+        case .null: out += "null"
+        case .bool(let value): out += value ? "true" : "false"
+        case .int(let value): out += String(value)
+        case .string(let value): JSON.writeString(value, into: &out)
+        case .array(let items):
+            if items.isEmpty { out += "[]"; return }
+            out += "["
+            for (index, item) in items.enumerated() {
+                if index > 0 { out += "," }
+                JSON.newline(&out, indent, level + 1)
+                item.write(into: &out, indent: indent, level: level + 1)
+            }
+            JSON.newline(&out, indent, level)
+            out += "]"
+        case .object(let members):
+            if members.isEmpty { out += "{}"; return }
+            out += "{"
+            for (index, (key, value)) in members.enumerated() {
+                if index > 0 { out += "," }
+                JSON.newline(&out, indent, level + 1)
+                JSON.writeString(key, into: &out)
+                out += indent == nil ? ":" : ": "
+                value.write(into: &out, indent: indent, level: level + 1)
+            }
+            JSON.newline(&out, indent, level)
+            out += "}"
+        }
+    }
+
+    private static func newline(_ out: inout String, _ indent: String?, _ level: Int) {
+        guard let indent else { return }
+        out += "\n"
+        for _ in 0..<level { out += indent }
+    }
+
+    /// RFC 8259 §7 string escaping: quote, backslash and control characters.
+    private static func writeString(_ value: String, into out: inout String) {
+        out += "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\u{08}": out += "\\b"
+            case "\u{0C}": out += "\\f"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        out += "\""
+    }
+}

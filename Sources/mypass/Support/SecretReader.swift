@@ -1,0 +1,65 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import MyPassBytes
+
+/// Reads secrets (the master password, an entry password) from standard input.
+///
+/// On a terminal the line is read with echo turned off (termios) after a prompt on stderr;
+/// otherwise each call takes the next line of standard input, so that scripts and tests pipe
+/// `"master\nentry\n"`. Input is read one byte at a time so that nothing beyond the line is
+/// consumed, and the bytes are wiped once they are inside a `ProtectedString`.
+enum SecretReader {
+    /// Reads one secret line (without its line ending).
+    ///
+    /// - Parameter prompt: shown on stderr when standard input is a terminal.
+    /// - Throws: `CLIError` (exit 1) when standard input ends before any byte of the line.
+    static func readSecret(prompt: String) throws(CLIError) -> ProtectedString {
+        let interactive = Console.isTerminal(0)
+        var saved = termios()
+        var echoOff = false
+        if interactive {
+            Console.err(prompt)
+            if tcgetattr(0, &saved) == 0 {
+                var silent = saved
+                silent.c_lflag &= ~tcflag_t(ECHO)
+                echoOff = tcsetattr(0, TCSAFLUSH, &silent) == 0
+            }
+        }
+        defer {
+            if echoOff {
+                _ = tcsetattr(0, TCSAFLUSH, &saved)
+            }
+            if interactive { Console.err("\n") }
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(256)
+        defer { wipe(&bytes) }
+        var sawNewline = false
+        var byte: UInt8 = 0
+        while true {
+            let count = read(0, &byte, 1)
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { break }
+            if byte == 0x0A { sawNewline = true; break }
+            if bytes.count == bytes.capacity {
+                // Grow by hand so that the old buffer is wiped, not merely freed.
+                var larger: [UInt8] = []
+                larger.reserveCapacity(bytes.capacity * 2)
+                larger.append(contentsOf: bytes)
+                wipe(&bytes)
+                bytes = larger
+            }
+            bytes.append(byte)
+        }
+        byte = 0
+        if !sawNewline && bytes.isEmpty {
+            throw .failure(
+                interactive ? "no password entered" : "no password on standard input (use --no-password for a key-file-only vault)")
+        }
+        if bytes.last == 0x0D { bytes.removeLast() }
+        return ProtectedString(utf8Bytes: bytes)
+    }
+}

@@ -1,0 +1,46 @@
+import MyPassKDBX
+
+/// Small text helpers for the human-readable outputs.
+enum Text {
+    /// `text` on one line: control characters (tabs, line breaks) become spaces.
+    static func oneLine(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : $0 }))
+    }
+
+    /// Rows of cells as columns separated by two spaces, trailing blanks trimmed.
+    static func columns(_ rows: [[String]]) -> String {
+        guard let width = rows.map(\.count).max() else { return "" }
+        var widths = [Int](repeating: 0, count: width)
+        for row in rows {
+            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
+        }
+        var out = ""
+        for row in rows {
+            var line = ""
+            for (index, cell) in row.enumerated() {
+                line += cell
+                if index < row.count - 1 { line += String(repeating: " ", count: widths[index] - cell.count + 2) }
+            }
+            while line.last == " " { line.removeLast() }
+            out += line + "\n"
+        }
+        return out
+    }
+
+    /// The breadcrumb of a group path as the app shows it: `Work > Email` (empty for the root).
+    static func breadcrumb(_ path: [String]) -> String { path.joined(separator: " > ") }
+
+    /// A byte count for people: `532 bytes`, `70.0 KiB`, `1.5 MiB`.
+    static func byteSize(_ count: Int) -> String {
+        if count < 1024 { return count == 1 ? "1 byte" : "\(count) bytes" }
+        let units = ["KiB", "MiB", "GiB"]
+        var value = Double(count) / 1024
+        var unit = 0
+        while value >= 1024 && unit < units.count - 1 { value /= 1024; unit += 1 }
+        let tenths = Int((value * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10) \(units[unit])"
+    }
+
+    /// A KDBX time as ISO 8601 UTC (`2027-06-30T23:59:59Z`).
+    static func time(_ time: KDBXTime) -> String { time.iso8601 }
+}
