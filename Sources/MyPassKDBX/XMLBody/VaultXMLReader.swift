@@ -221,13 +221,7 @@ public struct VaultXMLReader {
     /// KeePass's `ReadUnknown`/`ProcessNode` does.
     mutating func unmaskProtected(_ node: inout XMLElementNode, _ stream: inout some ProtectedValueStream) throws(KDBXError) {
         if XMLValues.flag(node.attributes, "Protected") {
-            var text = ""
-            for child in node.children {
-                switch child {
-                case .text(let t), .cdata(let t): text += t
-                default: break
-                }
-            }
+            let text = XMLValues.characterData(of: node)
             var bytes: [UInt8]
             do { bytes = try Base64.decode(text) } catch { throw corrupted("a protected value is not base64") }
             stream.apply(to: &bytes)
