@@ -23,6 +23,9 @@ public struct VaultXMLReader {
     var tokenizer: XMLTokenizer
     /// Pool binaries by reference number (KDBX 4 inner header order, or KDBX 3.x `ID`).
     var pool: [Int: BinaryPoolItem] = [:]
+    /// Bytes produced so far by gunzipping `Compressed="True"` binaries: all of them together may
+    /// inflate to at most `limits.maxBinaryBytes`, so that many small gzip bombs cannot add up.
+    var inflatedBinaryBytes = 0
 
     var frames: [Frame] = [Frame(kind: .document)]
     var leaf: Leaf?
