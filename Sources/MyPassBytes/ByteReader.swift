@@ -65,11 +65,23 @@ public struct ByteReader: Sendable {
         return value
     }
 
+    /// Reads one byte and moves the cursor past it.
+    /// - Throws: ``BytesError`` `.truncated` at the end of the input.
     public mutating func readUInt8() throws(BytesError) -> UInt8 { try readLittleEndian() }
+    /// Reads a 2-byte little-endian unsigned integer and moves the cursor past it.
+    /// - Throws: ``BytesError`` `.truncated` if fewer than 2 bytes remain.
     public mutating func readUInt16LittleEndian() throws(BytesError) -> UInt16 { try readLittleEndian() }
+    /// Reads a 4-byte little-endian unsigned integer and moves the cursor past it.
+    /// - Throws: ``BytesError`` `.truncated` if fewer than 4 bytes remain.
     public mutating func readUInt32LittleEndian() throws(BytesError) -> UInt32 { try readLittleEndian() }
+    /// Reads an 8-byte little-endian unsigned integer and moves the cursor past it.
+    /// - Throws: ``BytesError`` `.truncated` if fewer than 8 bytes remain.
     public mutating func readUInt64LittleEndian() throws(BytesError) -> UInt64 { try readLittleEndian() }
+    /// Reads a 4-byte little-endian two's-complement integer and moves the cursor past it.
+    /// - Throws: ``BytesError`` `.truncated` if fewer than 4 bytes remain.
     public mutating func readInt32LittleEndian() throws(BytesError) -> Int32 { try readLittleEndian() }
+    /// Reads an 8-byte little-endian two's-complement integer and moves the cursor past it.
+    /// - Throws: ``BytesError`` `.truncated` if fewer than 8 bytes remain.
     public mutating func readInt64LittleEndian() throws(BytesError) -> Int64 { try readLittleEndian() }
 }
 

@@ -10,10 +10,12 @@ public struct BytesError: Error, Equatable, Sendable, CustomStringConvertible {
         case invalidEncoding
     }
 
+    /// What went wrong.
     public let code: Code
     /// Offset in the input (bytes or characters) where the problem was found.
     public let offset: Int
 
+    /// An error with a code and the offset in the input where it was found.
     public init(_ code: Code, offset: Int) {
         self.code = code
         self.offset = offset
@@ -22,6 +24,7 @@ public struct BytesError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Errors compare on their code, so tests can expect a specific one.
     public static func == (lhs: BytesError, rhs: BytesError) -> Bool { lhs.code == rhs.code }
 
+    /// A human description: the problem and its offset.
     public var description: String {
         switch code {
         case .truncated: return "input ends early at offset \(offset)"

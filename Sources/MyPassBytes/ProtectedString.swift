@@ -84,9 +84,11 @@ extension ProtectedString: Equatable {
 extension ProtectedString: CustomStringConvertible, CustomDebugStringConvertible {
     /// Never reveals the value.
     public var description: String { "ProtectedString(\(utf8Count) bytes)" }
+    /// Same as ``description``: never reveals the value.
     public var debugDescription: String { description }
 }
 
 extension ProtectedString: ExpressibleByStringLiteral {
+    /// A protected string from a literal (tests and defaults; a literal is not a secret).
     public init(stringLiteral value: String) { self.init(value) }
 }

@@ -142,5 +142,6 @@ extension SecureBytes: Equatable {
 extension SecureBytes: CustomStringConvertible, CustomDebugStringConvertible {
     /// Never reveals the bytes: `SecureBytes(32 bytes)`.
     public var description: String { "SecureBytes(\(count) bytes)" }
+    /// Same as ``description``: never reveals the bytes.
     public var debugDescription: String { description }
 }

@@ -17,10 +17,12 @@ public struct CryptoError: Error, Equatable, Sendable, CustomStringConvertible {
         case memoryLimitExceeded
     }
 
+    /// What went wrong.
     public let code: Code
     /// A human reason, free of secrets.
     public let reason: String
 
+    /// An error with a code and a human reason (never a secret).
     public init(_ code: Code, _ reason: String = "") {
         self.code = code
         self.reason = reason
@@ -29,5 +31,6 @@ public struct CryptoError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Errors compare on their code only.
     public static func == (lhs: CryptoError, rhs: CryptoError) -> Bool { lhs.code == rhs.code }
 
+    /// The reason, or the code when there is no reason.
     public var description: String { reason.isEmpty ? "crypto error: \(code)" : "crypto error: \(reason)" }
 }

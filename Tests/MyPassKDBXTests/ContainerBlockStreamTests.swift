@@ -95,6 +95,9 @@ struct ContainerBlockStreamTests {
             streamAlgorithm: .chacha20, streamKey: [UInt8](repeating: 0x42, count: 64),
             binaries: [BinaryPoolItem(data: Array("hello".utf8), isProtected: true),
                        BinaryPoolItem(data: [], isProtected: false)])
+        // Printing the header never shows the stream key (0x42 ... would print as "66, 66").
+        #expect("\(header)" == "InnerHeader(chacha20, key: 64 bytes, binaries: 2)")
+        #expect(!String(reflecting: header).contains("66"))
         let bytes = header.serialized()
         // Field 1: id 1, size 4, value 3.
         #expect(Array(bytes[0..<9]) == [1, 4, 0, 0, 0, 3, 0, 0, 0])

@@ -165,4 +165,15 @@ struct ModelStructureTests {
         vault.format.version = .v3_0
         #expect(vault.minimumVersion == .v3_1)
     }
+
+    @Test("printing an entry never shows attachment content (a protected attachment is a secret)")
+    func attachmentDescriptionHidesContent() {
+        let attachment = Attachment(name: "key.pem", data: Array("BEGIN PRIVATE KEY".utf8), isProtected: true)
+        #expect("\(attachment)" == #"Attachment("key.pem", 17 bytes, protected)"#)
+        #expect("\(BinaryPoolItem(data: [1, 2, 3], isProtected: false))" == "BinaryPoolItem(3 bytes)")
+        var entry = Entry()
+        entry.attachments = [attachment]
+        #expect(!String(describing: entry).contains("66, 69, 71"))  // "BEG" as bytes
+        #expect(String(describing: entry).contains("17 bytes, protected"))
+    }
 }

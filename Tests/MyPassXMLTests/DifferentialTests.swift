@@ -4,7 +4,7 @@ import MyPassXML
 import Testing
 
 /// Well-formedness verdicts compared with libxml2 (`xmllint --noout`) on mutated documents.
-/// Skipped (with a message) when xmllint is not installed.
+/// Skipped (with a message) when xmllint is not installed, a failure when MYPASS_REQUIRE_INTEROP=1.
 @Suite("XML: differential against xmllint")
 struct DifferentialTests {
     /// Seeds without an XML declaration or DOCTYPE (where xmllint is knowingly more lenient or does
@@ -20,7 +20,7 @@ struct DifferentialTests {
     @Test("our verdict equals libxml2's on 150 mutated documents")
     func sameVerdicts() throws {
         guard let xmllint = InteropTools.executable(named: "xmllint") else {
-            FileHandle.standardError.write(Data("SKIP interop: xmllint not found; differential test skipped\n".utf8))
+            if let failure = InteropTools.missing("xmllint", test: "sameVerdicts") { Issue.record(Comment(rawValue: failure)) }
             return
         }
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("mypass-xml-diff-\(UUID().uuidString).xml")

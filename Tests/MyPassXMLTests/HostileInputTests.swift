@@ -150,6 +150,18 @@ struct HostileInputTests {
         }
     }
 
+    @Test("an unknown entity's error does not quote the text after the '&' (it may be a secret)")
+    func unknownEntityReasonQuotesNothing() {
+        do {
+            _ = try events("<Value>hunter2&Tr0ub4dor;x</Value>")
+            Issue.record("an unknown entity was accepted")
+        } catch {
+            #expect(error.code == .unknownEntity)
+            #expect(!error.reason.contains("Tr0ub4dor"))
+            #expect(!"\(error)".contains("Tr0ub4dor"))
+        }
+    }
+
     @Test("random byte corruption never crashes and is always detected or harmless")
     func corruption() throws {
         let rich = try TestVectors.bytes("xml/rich-export.xml")

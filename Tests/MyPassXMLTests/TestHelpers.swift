@@ -56,16 +56,7 @@ func withoutWhitespaceText(_ events: [XMLEvent]) -> [XMLEvent] {
 func write(_ events: [XMLEvent], declaration: Bool = true) -> [UInt8] {
     var writer = XMLWriter()
     if declaration { writer.writeDeclaration() }
-    for event in events {
-        switch event {
-        case .startElement(let name, let attributes): writer.startElement(name, attributes: attributes)
-        case .endElement: writer.endElement()
-        case .text(let text): writer.writeText(text)
-        case .cdata(let text): writer.writeCDATA(text)
-        case .comment(let text): writer.writeComment(text)
-        case .processingInstruction(let target, let data): writer.writeProcessingInstruction(target: target, data: data)
-        }
-    }
+    replay(events, into: &writer)
     return writer.finish()
 }
 

@@ -40,9 +40,8 @@ func tokenize(_ chunks: [ArraySlice<UInt8>], limits: XMLLimits = fuzzLimits, ski
     }
 }
 
-/// Replays events into a writer; returns the document (no declaration).
-func writeEvents(_ events: [XMLEvent]) -> [UInt8] {
-    var writer = XMLWriter()
+/// Replays events into `writer`, the way a KDBX writer would.
+func replay(_ events: [XMLEvent], into writer: inout XMLWriter) {
     for event in events {
         switch event {
         case .startElement(let name, let attributes): writer.startElement(name, attributes: attributes)
@@ -53,6 +52,12 @@ func writeEvents(_ events: [XMLEvent]) -> [UInt8] {
         case .processingInstruction(let target, let data): writer.writeProcessingInstruction(target: target, data: data)
         }
     }
+}
+
+/// Replays events into a writer; returns the document (no declaration).
+func writeEvents(_ events: [XMLEvent]) -> [UInt8] {
+    var writer = XMLWriter()
+    replay(events, into: &writer)
     return writer.finish()
 }
 

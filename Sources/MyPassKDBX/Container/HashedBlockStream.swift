@@ -91,7 +91,7 @@ public enum HashedBlockStream {
                 }
                 guard pending.count - position - 40 >= Int(size) else { break }
                 let data = pending[(position + 40)..<(position + 40 + Int(size))]
-                guard SHA256.hash(data) == Array(hash) else {
+                guard constantTimeEquals(SHA256.hash(data), hash) else {
                     throw KDBXError(.corruptedFile, "hashed block hash mismatch", location: location)
                 }
                 out.append(contentsOf: data)

@@ -127,3 +127,14 @@ public struct InnerHeader: Sendable {
         }
     }
 }
+
+extension InnerHeader: CustomStringConvertible, CustomDebugStringConvertible {
+    /// The algorithm and sizes only: never the stream key (it unmasks every protected value) nor
+    /// the binaries' content.
+    public var description: String {
+        "InnerHeader(\(streamAlgorithm), key: \(streamKey.count) bytes, binaries: \(binaries.count))"
+    }
+
+    /// Same as ``description``.
+    public var debugDescription: String { description }
+}

@@ -60,6 +60,7 @@ public struct VariantDictionary: Equatable, Sendable {
         }
     }
 
+    /// Equal when both hold the same items in the same order, with the same types and values.
     public static func == (lhs: VariantDictionary, rhs: VariantDictionary) -> Bool {
         lhs.items.count == rhs.items.count
             && zip(lhs.items, rhs.items).allSatisfy { $0.name == $1.name && $0.value == $1.value }

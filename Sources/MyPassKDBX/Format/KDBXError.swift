@@ -39,8 +39,10 @@ public struct KDBXError: Error, Equatable, Sendable, CustomStringConvertible {
         self.location = location
     }
 
+    /// Errors compare on their code only, so tests can expect a specific one.
     public static func == (lhs: KDBXError, rhs: KDBXError) -> Bool { lhs.code == rhs.code }
 
+    /// The code's class, the reason and the location, never a secret.
     public var description: String {
         var text: String
         switch code {

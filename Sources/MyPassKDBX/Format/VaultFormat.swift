@@ -14,6 +14,8 @@ public struct VaultFormat: Equatable, Sendable {
     /// KDBX 4 PublicCustomData (header field 12), kept as raw VariantDictionary bytes; empty when absent.
     public var publicCustomData: [UInt8]
 
+    /// A format; the defaults are KeePass 2's for a new vault (KDBX 4.0, AES-256, Argon2d 64 MiB x 2 x 2,
+    /// gzip, ChaCha20 inner stream).
     public init(
         version: KDBXVersion = .v4_0, cipher: PayloadCipher = .aes256,
         kdf: KDFSettings = .argon2(.keePassDefault), compression: PayloadCompression = .gzip,
@@ -87,6 +89,7 @@ public struct Argon2Settings: Equatable, Sendable {
     /// Argon2d (UUID ef636ddf-...) or Argon2id (UUID 9e298b19-...).
     public enum Variant: String, Sendable, Equatable { case argon2d, argon2id }
 
+    /// Which Argon2 variant the KDF UUID names.
     public var variant: Variant
     /// `M`: memory in bytes, as stored (KiB = bytes / 1024).
     public var memoryBytes: UInt64
@@ -97,6 +100,7 @@ public struct Argon2Settings: Equatable, Sendable {
     /// `V`: 0x13 (19) or 0x10 (16).
     public var version: UInt32
 
+    /// Argon2 KDF parameters as KDBX stores them (memory in bytes, a multiple of 1024).
     public init(variant: Variant, memoryBytes: UInt64, iterations: UInt64, parallelism: UInt32, version: UInt32 = 0x13) {
         self.variant = variant
         self.memoryBytes = memoryBytes

@@ -35,3 +35,15 @@ public struct BinaryPoolItem: Hashable, Sendable {
         self.isProtected = isProtected
     }
 }
+
+extension Attachment: CustomStringConvertible {
+    /// The name, size and flag, never the content (a protected attachment is a secret).
+    public var description: String {
+        "Attachment(\(name.debugDescription), \(data.count) bytes\(isProtected ? ", protected" : ""))"
+    }
+}
+
+extension BinaryPoolItem: CustomStringConvertible {
+    /// The size and flag, never the content.
+    public var description: String { "BinaryPoolItem(\(data.count) bytes\(isProtected ? ", protected" : ""))" }
+}

@@ -9,7 +9,7 @@ enum GzipBridge {
             return try Gzip.decompress(bytes, maxOutputBytes: maxOutputBytes)
         } catch {
             if error.code == .outputLimitExceeded {
-                throw KDBXError(.limitExceeded, "a compressed binary inflates beyond the limit", location: location)
+                throw KDBXError(.limitExceeded, "compressed binaries inflate beyond the limit (per binary and for the whole document)", location: location)
             }
             throw KDBXError(.corruptedFile, "a compressed binary is not valid gzip", location: location)
         }

@@ -17,7 +17,8 @@ public struct VaultXMLLimits: Sendable {
     public var maxAttachmentsPerEntry: Int
     /// Most history items of one entry.
     public var maxHistoryItemsPerEntry: Int
-    /// Largest decoded attachment or pool binary, in bytes (also bounds gzip inflation).
+    /// Largest decoded attachment or pool binary, in bytes; also the most bytes that all the
+    /// document's gzip-compressed binaries (KDBX 3.x `Compressed="True"`) may inflate to together.
     public var maxBinaryBytes: Int
 
     /// Limits far above what a real vault holds (KeePass has no limits; a 1 GiB attachment or a

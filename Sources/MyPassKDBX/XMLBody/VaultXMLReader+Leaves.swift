@@ -189,7 +189,8 @@ extension VaultXMLReader {
     }
 
     /// A `Binary/Value`: a `Ref` into the pool (inner text ignored, as KeePass), or inline base64,
-    /// XORed when `Protected="True"`, else gunzipped when `Compressed="True"`. `nil` when the
+    /// XORed when `Protected="True"`, else gunzipped when `Compressed="True"` (within what is left
+    /// of the document's inflation budget, `limits.maxBinaryBytes`). `nil` when the
     /// reference is missing from the pool.
     mutating func readAttachmentValue(_ leaf: Leaf, _ stream: inout some ProtectedValueStream) throws(KDBXError) -> BinaryPoolItem? {
         if let ref = XMLValues.attribute(leaf.attributes, "Ref") {
@@ -208,7 +209,9 @@ extension VaultXMLReader {
         }
         guard bytes.count <= limits.maxBinaryBytes else { throw limit("a binary is larger than the limit") }
         if XMLValues.flag(leaf.attributes, "Compressed"), !bytes.isEmpty {
-            bytes = try GzipBridge.decompress(bytes, maxOutputBytes: limits.maxBinaryBytes, location: "XML line \(tokenizer.line) column \(tokenizer.column)")
+            let budget = limits.maxBinaryBytes - inflatedBinaryBytes
+            bytes = try GzipBridge.decompress(bytes, maxOutputBytes: budget, location: "XML line \(tokenizer.line) column \(tokenizer.column)")
+            inflatedBinaryBytes += bytes.count
         }
         return BinaryPoolItem(data: bytes, isProtected: false)
     }

@@ -23,6 +23,9 @@ public struct VaultXMLReader {
     var tokenizer: XMLTokenizer
     /// Pool binaries by reference number (KDBX 4 inner header order, or KDBX 3.x `ID`).
     var pool: [Int: BinaryPoolItem] = [:]
+    /// Bytes produced so far by gunzipping `Compressed="True"` binaries: all of them together may
+    /// inflate to at most `limits.maxBinaryBytes`, so that many small gzip bombs cannot add up.
+    var inflatedBinaryBytes = 0
 
     var frames: [Frame] = [Frame(kind: .document)]
     var leaf: Leaf?
@@ -221,13 +224,7 @@ public struct VaultXMLReader {
     /// KeePass's `ReadUnknown`/`ProcessNode` does.
     mutating func unmaskProtected(_ node: inout XMLElementNode, _ stream: inout some ProtectedValueStream) throws(KDBXError) {
         if XMLValues.flag(node.attributes, "Protected") {
-            var text = ""
-            for child in node.children {
-                switch child {
-                case .text(let t), .cdata(let t): text += t
-                default: break
-                }
-            }
+            let text = XMLValues.characterData(of: node)
             var bytes: [UInt8]
             do { bytes = try Base64.decode(text) } catch { throw corrupted("a protected value is not base64") }
             stream.apply(to: &bytes)

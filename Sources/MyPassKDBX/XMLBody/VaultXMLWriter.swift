@@ -157,13 +157,7 @@ struct BodyWriter<Stream: ProtectedValueStream> {
 
     mutating func mask(_ node: inout XMLElementNode) {
         if XMLValues.flag(node.attributes, "Protected") {
-            var text = ""
-            for child in node.children {
-                switch child {
-                case .text(let t), .cdata(let t): text += t
-                default: break
-                }
-            }
+            let text = XMLValues.characterData(of: node)
             var bytes = Array(text.utf8)
             if mode.plain {
                 node.children = bytes.isEmpty ? [] : [.text(text)]

@@ -60,6 +60,19 @@ enum XMLValues {
         return KDBXTime(kdbx4Base64: t)
     }
 
+    /// The text and CDATA children of a captured element, concatenated (its value when it holds a
+    /// `Protected="True"` string); child elements, comments and instructions are skipped.
+    static func characterData(of node: XMLElementNode) -> String {
+        var text = ""
+        for child in node.children {
+            switch child {
+            case .text(let t), .cdata(let t): text += t
+            default: break
+            }
+        }
+        return text
+    }
+
     /// The text without leading and trailing XML white space.
     static func trimmed(_ text: String) -> String {
         let utf8 = text.utf8

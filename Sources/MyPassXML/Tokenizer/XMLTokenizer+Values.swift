@@ -277,7 +277,8 @@ extension XMLTokenizer {
         case 4 where p[nameStart] == 0x71 && p[nameStart + 1] == 0x75 && p[nameStart + 2] == 0x6F
             && p[nameStart + 3] == 0x74: value = 0x22  // quot
         default:
-            throw error(.unknownEntity, at: amp, p, "unknown entity &\(makeString(p, nameStart, semicolon));")
+            // The name is not quoted: after a stray '&' it is whatever text follows, which may be a secret.
+            throw error(.unknownEntity, at: amp, p, "unknown entity reference (only &lt; &gt; &amp; &apos; &quot; are defined)")
         }
         return (value, semicolon + 1)
     }
