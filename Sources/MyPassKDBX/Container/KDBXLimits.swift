@@ -18,6 +18,10 @@ public struct KDBXLimits: Sendable {
     public var maxArgon2Iterations: UInt64
     /// Most Argon2 lanes (`P`). Default 256.
     public var maxArgon2Parallelism: UInt32
+    /// Most Argon2 work, memory in bytes times passes (`M` x `I`), so that memory and passes that
+    /// are each within their limit cannot together take hours. Default 64 GiB (for example 1 GiB x 64
+    /// passes, or KeePass's 64 MiB x 1,024 passes): about a minute on a current machine.
+    public var maxArgon2WorkBytes: UInt64
     /// Most AES-KDF rounds (`R`, or header field 6 in 3.x). Default 2,000,000,000 (minutes of work).
     public var maxAESKDFRounds: UInt64
     /// Limits of the XML body reader (tokenizer depth and sizes, tree size, attachment size).
@@ -28,7 +32,7 @@ public struct KDBXLimits: Sendable {
         maxHeaderFieldBytes: Int = 1 << 20, maxHeaderBytes: Int = 4 << 20, maxBlockBytes: Int = 64 << 20,
         maxDecompressedBytes: Int = 1 << 30, maxBinaryBytes: Int = 512 << 20,
         maxArgon2MemoryBytes: UInt64 = 1 << 30, maxArgon2Iterations: UInt64 = 100_000,
-        maxArgon2Parallelism: UInt32 = 256, maxAESKDFRounds: UInt64 = 2_000_000_000, body: VaultXMLLimits = VaultXMLLimits()
+        maxArgon2Parallelism: UInt32 = 256, maxArgon2WorkBytes: UInt64 = 64 << 30, maxAESKDFRounds: UInt64 = 2_000_000_000, body: VaultXMLLimits = VaultXMLLimits()
     ) {
         self.maxHeaderFieldBytes = maxHeaderFieldBytes
         self.maxHeaderBytes = maxHeaderBytes
@@ -38,6 +42,7 @@ public struct KDBXLimits: Sendable {
         self.maxArgon2MemoryBytes = maxArgon2MemoryBytes
         self.maxArgon2Iterations = maxArgon2Iterations
         self.maxArgon2Parallelism = maxArgon2Parallelism
+        self.maxArgon2WorkBytes = maxArgon2WorkBytes
         self.maxAESKDFRounds = maxAESKDFRounds
         self.body = body
     }

@@ -71,6 +71,11 @@ public struct MasterKeys: Sendable, CustomStringConvertible {
                 throw KDBXError(.limitExceeded, "Argon2 iterations \(settings.iterations) exceed the limit",
                                 location: "KDF parameter I")
             }
+            let (work, overflow) = settings.memoryBytes.multipliedReportingOverflow(by: settings.iterations)
+            guard !overflow, work <= limits.maxArgon2WorkBytes else {
+                throw KDBXError(.limitExceeded, "Argon2 memory x iterations exceeds the work limit \(limits.maxArgon2WorkBytes) bytes",
+                                location: "KDF parameters M, I")
+            }
             guard settings.parallelism <= limits.maxArgon2Parallelism else {
                 throw KDBXError(.limitExceeded, "Argon2 parallelism \(settings.parallelism) exceeds the limit",
                                 location: "KDF parameter P")
