@@ -11,10 +11,10 @@ struct KDBXSessionTests {
     static let password: ProtectedString = "correct horse battery staple"
     let time = KDBXTime(unixSeconds: 1_700_000_000)
 
-    /// Copies `Vectors/core/kdbx/<name>` into a fresh temporary directory.
+    /// Copies `Vectors/kdbx/keepass/<name>` (the KeePass 2.47 fixtures) into a fresh temporary directory.
     func copy(_ name: String, to dir: TempDirectory) throws -> URL {
         let url = dir.file(name)
-        try Data(try TestVectors.bytes("core/kdbx/" + name)).write(to: url)
+        try Data(try TestVectors.bytes("kdbx/keepass/" + name)).write(to: url)
         return url
     }
 
