@@ -3,11 +3,12 @@ import MyPassBytes
 /// SHA-1 (FIPS 180-4 §6.1): 20-byte digest over 64-byte blocks. Kept for HMAC-SHA-1 in TOTP/HOTP
 /// (RFC 6238 / RFC 4226); do not use it where collision resistance matters. One-shot through
 /// `SHA1.hash(bytes)` or incremental through `update` and `finalize`.
-public struct SHA1: HashFunction {
+public struct SHA1: HashFunction, MerkleDamgardHash {
     /// 20 bytes.
     public static var digestByteCount: Int { 20 }
     /// 64 bytes.
     public static var blockByteCount: Int { 64 }
+    @usableFromInline static var lengthFieldByteCount: Int { 8 }
 
     @usableFromInline typealias State = (UInt32, UInt32, UInt32, UInt32, UInt32)
 
@@ -28,40 +29,12 @@ public struct SHA1: HashFunction {
 
     /// Absorbs `buffer`; any chunk lengths are allowed.
     public mutating func update(_ buffer: UnsafeRawBufferPointer) {
-        guard var source = buffer.baseAddress, buffer.count > 0 else { return }
-        var remaining = buffer.count
-        messageByteCount &+= UInt64(remaining)
-        if pendingCount > 0 {
-            let take = min(64 - pendingCount, remaining)
-            let offset = pendingCount
-            pending.withUnsafeMutableBytes { ($0.baseAddress! + offset).copyMemory(from: source, byteCount: take) }
-            pendingCount += take
-            source += take
-            remaining -= take
-            if pendingCount < 64 { return }
-            pending.withUnsafeBytes { Self.compress(&state, $0.baseAddress!, blockCount: 1) }
-            pendingCount = 0
-        }
-        let blocks = remaining / 64
-        if blocks > 0 {
-            Self.compress(&state, source, blockCount: blocks)
-            source += blocks * 64
-            remaining -= blocks * 64
-        }
-        if remaining > 0 {
-            pending.withUnsafeMutableBytes { $0.baseAddress!.copyMemory(from: source, byteCount: remaining) }
-            pendingCount = remaining
-        }
+        absorb(buffer)
     }
 
     /// Pads (FIPS 180-4 §5.1.1) and returns the 20-byte digest; wipes the working state.
     public mutating func finalize() -> [UInt8] {
-        var tail = [UInt8](repeating: 0, count: pendingCount < 56 ? 64 : 128)
-        for i in 0..<pendingCount { tail[i] = pending[i] }
-        tail[pendingCount] = 0x80
-        let bitLength = messageByteCount &<< 3
-        for i in 0..<8 { tail[tail.count - 1 - i] = UInt8(truncatingIfNeeded: bitLength &>> (8 * UInt64(i))) }
-        tail.withUnsafeBytes { Self.compress(&state, $0.baseAddress!, blockCount: $0.count / 64) }
+        padAndCompress()
         var digest = [UInt8]()
         digest.reserveCapacity(20)
         for word in [state.0, state.1, state.2, state.3, state.4] {
@@ -70,10 +43,7 @@ public struct SHA1: HashFunction {
             digest.append(UInt8(truncatingIfNeeded: word &>> 8))
             digest.append(UInt8(truncatingIfNeeded: word))
         }
-        wipe(&tail)
-        wipe(&pending)
         state = (0, 0, 0, 0, 0)
-        pendingCount = 0
         return digest
     }
 }
