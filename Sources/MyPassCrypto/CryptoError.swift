@@ -15,6 +15,8 @@ public struct CryptoError: Error, Equatable, Sendable, CustomStringConvertible {
         case invalidParameter
         /// A KDF would need more memory than the caller's limit.
         case memoryLimitExceeded
+        /// The caller's progress handler asked a long computation (a KDF) to stop.
+        case cancelled
     }
 
     /// What went wrong.

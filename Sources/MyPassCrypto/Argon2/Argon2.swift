@@ -39,13 +39,16 @@ public enum Argon2 {
     ///   - password: the message P (KDBX: the 32-byte composite key), 0 to 2^32 - 1 bytes.
     ///   - parameters: variant, version, costs, salt, secret and associated data; validated here.
     ///   - memoryLimitBytes: the most memory the caller lets the derivation allocate (default 1 GiB).
+    ///   - progress: called before every slice with the fraction done; `false` stops the
+    ///     derivation (the matrix is wiped). `nil`: no reports.
     /// - Returns: the tag of `outputByteCount` bytes.
     /// - Throws: `CryptoError.invalidParameter` when a parameter is outside RFC 9106's ranges
     ///   (see ``Parameters/validate()``), `CryptoError.memoryLimitExceeded` when the memory matrix
     ///   (or the requested output) would be larger than `memoryLimitBytes`. Nothing is allocated
-    ///   before these checks pass.
+    ///   before these checks pass. `CryptoError.cancelled` when `progress` returned `false`.
     public static func deriveKey(
-        password: [UInt8], parameters: Parameters, memoryLimitBytes: UInt64 = 1 << 30
+        password: [UInt8], parameters: Parameters, memoryLimitBytes: UInt64 = 1 << 30,
+        progress: KDFProgressHandler? = nil
     ) throws(CryptoError) -> [UInt8] {
         try parameters.validate()
         guard UInt64(password.count) <= UInt64(UInt32.max) else {
@@ -71,7 +74,9 @@ public enum Argon2 {
         let matrix = Argon2Matrix(blockCount: blockCount, lanes: lanes)
         defer { matrix.wipeAndDeallocate() }
         matrix.fillFirstBlocks(h0: h0)
-        matrix.fill(iterations: parameters.iterations, variant: parameters.variant, version: parameters.version)
+        guard matrix.fill(iterations: parameters.iterations, variant: parameters.variant, version: parameters.version,
+                          progress: progress)
+        else { throw CryptoError(.cancelled, "Argon2 was cancelled") }
         var final = matrix.finalBlock()
         defer { wipe(&final) }
         return variableLengthHash(final, outputByteCount: parameters.outputByteCount)

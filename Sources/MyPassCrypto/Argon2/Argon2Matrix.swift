@@ -57,9 +57,12 @@ struct Argon2Matrix: @unchecked Sendable {
     }
 
     /// Runs `iterations` passes (RFC 9106 §3.2 step 6), slice by slice, lanes in parallel.
-    func fill(iterations: UInt32, variant: Argon2.Variant, version: UInt32) {
+    /// - Returns: `false` when `progress` asked to stop (after a slice boundary).
+    func fill(iterations: UInt32, variant: Argon2.Variant, version: UInt32, progress: KDFProgressHandler? = nil) -> Bool {
+        let totalSlices = Double(Int(iterations) * Argon2Matrix.syncPoints)
         for pass in 0..<Int(iterations) {
             for slice in 0..<Argon2Matrix.syncPoints {
+                if let progress, !progress(Double(pass * Argon2Matrix.syncPoints + slice) / totalSlices) { return false }
                 // Also for one lane (it then runs on this thread): the fill is only ever reached
                 // through this closure, which keeps `rotationCounts` opaque to the optimiser.
                 DispatchQueue.concurrentPerform(iterations: lanes) { lane in
@@ -68,6 +71,8 @@ struct Argon2Matrix: @unchecked Sendable {
                 }
             }
         }
+        if let progress { _ = progress(1) }
+        return true
     }
 
     /// C = XOR of the last block of every lane, as 1024 little-endian bytes (step 7).

@@ -8,6 +8,9 @@ import MyPassBytes
 /// The two halves are independent chains; they run together in one bitsliced AES state (lanes 0
 /// and 1), and stay in bit-plane form for all rounds, so no table is ever indexed by the key.
 public enum AESKDF {
+    /// How many rounds run between two calls of a progress handler (a few milliseconds' work).
+    public static let progressInterval: UInt64 = 16_384
+
     /// The transformed halves before the final hash: `rounds` AES-256-ECB encryptions of each
     /// 16-byte half of `key`, keyed with `seed`.
     ///
@@ -18,8 +21,13 @@ public enum AESKDF {
     ///   - rounds: number of encryptions per half (KDBX 3.1 field 6; KDBX 4 parameter "R"); 0 is
     ///     allowed and returns `key` unchanged.
     /// - Returns: 32 bytes.
-    /// - Throws: `.invalidKeySize` unless both `key` and `seed` have 32 bytes.
-    public static func transformRaw(key: [UInt8], seed: [UInt8], rounds: UInt64) throws(CryptoError) -> [UInt8] {
+    ///   - progress: called every ``progressInterval`` rounds with the fraction done (0...1); return
+    ///     `false` to stop. `nil`: no reports.
+    /// - Throws: `.invalidKeySize` unless both `key` and `seed` have 32 bytes; `.cancelled` when
+    ///   `progress` returned `false` (the partial state is wiped).
+    public static func transformRaw(
+        key: [UInt8], seed: [UInt8], rounds: UInt64, progress: KDFProgressHandler? = nil
+    ) throws(CryptoError) -> [UInt8] {
         guard key.count == 32 else {
             throw CryptoError(.invalidKeySize, "AES-KDF needs a 32-byte composite key, got \(key.count) bytes")
         }
@@ -30,17 +38,25 @@ public enum AESKDF {
         var buffer = [UInt8](repeating: 0, count: 64)
         defer { wipe(&buffer) }
         for i in 0..<32 { buffer[i] = key[i] }
-        buffer.withUnsafeMutableBytes { raw in
+        let completed: Bool = buffer.withUnsafeMutableBytes { raw in
             var planes = AESPlanes(loading: raw.baseAddress!)
+            defer { planes = AESPlanes() }
             let keys = aes.schedule.encryption
             var remaining = rounds
             while remaining > 0 {
-                planes.encrypt256(keys)
-                remaining &-= 1
+                // Between reports the loop is the plain one: no closure call per round.
+                var batch = progress == nil ? remaining : min(remaining, progressInterval)
+                remaining &-= batch
+                while batch > 0 {
+                    planes.encrypt256(keys)
+                    batch &-= 1
+                }
+                if let progress, !progress(Double(rounds - remaining) / Double(rounds)) { return false }
             }
             planes.store(to: raw.baseAddress!)
-            planes = AESPlanes()
+            return true
         }
+        guard completed else { throw CryptoError(.cancelled, "AES-KDF was cancelled") }
         return Array(buffer[0..<32])
     }
 
@@ -49,9 +65,11 @@ public enum AESKDF {
     /// Cost: `rounds` × 2 AES-256 block encryptions plus one SHA-256.
     /// - Parameters: as `transformRaw(key:seed:rounds:)`.
     /// - Returns: the 32-byte transformed key.
-    /// - Throws: `.invalidKeySize` unless both `key` and `seed` have 32 bytes.
-    public static func transform(key: [UInt8], seed: [UInt8], rounds: UInt64) throws(CryptoError) -> [UInt8] {
-        var raw = try transformRaw(key: key, seed: seed, rounds: rounds)
+    /// - Throws: `.invalidKeySize` unless both `key` and `seed` have 32 bytes; `.cancelled`.
+    public static func transform(
+        key: [UInt8], seed: [UInt8], rounds: UInt64, progress: KDFProgressHandler? = nil
+    ) throws(CryptoError) -> [UInt8] {
+        var raw = try transformRaw(key: key, seed: seed, rounds: rounds, progress: progress)
         defer { wipe(&raw) }
         return SHA256.hash(raw)
     }
