@@ -37,10 +37,11 @@ public enum KDBXCodec {
         try KDBXWriter(vault: vault, options: options).write(key: key)
     }
 
-    /// The lowest version the vault's format needs: 4.0 for a non-AES cipher, a non-AES KDF or
-    /// public custom data, else 3.1.
+    /// The lowest version the vault's format needs: 4.0 for an Argon2 KDF or public custom data,
+    /// else 3.1. KDBX 3.1 holds every payload cipher (AES-256, ChaCha20 and Twofish with AES-KDF,
+    /// as KeePassXC writes them): the cipher is a UUID in the header, whatever the version.
     public static func formatMinimumVersion(_ format: VaultFormat) -> KDBXVersion {
-        if format.cipher != .aes256 || !format.publicCustomData.isEmpty { return .v4_0 }
+        if !format.publicCustomData.isEmpty { return .v4_0 }
         if case .argon2 = format.kdf { return .v4_0 }
         return .v3_1
     }

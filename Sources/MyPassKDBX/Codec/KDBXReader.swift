@@ -7,19 +7,19 @@ import MyPassCrypto
 /// key, ``decryptPayload(keys:)`` verifies and decrypts, ``decompress(_:)`` inflates,
 /// ``parseContent(_:)`` reads the inner header and the XML into a ``Vault``. ``readVault(keys:)``
 /// fuses the last three into one streaming pass (what ``KDBXCodec/open(_:key:limits:)`` uses).
-public struct KDBXReader {
+package struct KDBXReader {
     /// The whole file.
-    public let file: [UInt8]
+    package let file: [UInt8]
     /// The parsed outer header.
-    public let header: KDBXHeader
+    package let header: KDBXHeader
     /// Offset of the payload: the HMAC block stream (4.x) or the ciphertext (3.x).
-    public let payloadOffset: Int
+    package let payloadOffset: Int
     /// The limits in force.
-    public let limits: KDBXLimits
+    package let limits: KDBXLimits
 
     /// Parses the outer header (and, in KDBX 4, checks its SHA-256).
     /// - Throws: ``KDBXError`` `.unsupported`, `.corruptedFile`, `.limitExceeded`.
-    public init(file: [UInt8], limits: KDBXLimits = KDBXLimits()) throws(KDBXError) {
+    package init(file: [UInt8], limits: KDBXLimits = KDBXLimits()) throws(KDBXError) {
         self.file = file
         self.limits = limits
         (header, payloadOffset) = try KDBXHeader.read(from: file[...], limits: limits)
@@ -29,8 +29,18 @@ public struct KDBXReader {
     /// - Throws: ``KDBXError`` `.wrongKey` when the header HMAC does not verify, `.limitExceeded`
     ///   when the KDF cost exceeds the limits.
     /// - Complexity: the KDF's cost.
-    public func deriveKeys(_ key: CompositeKey) throws(KDBXError) -> MasterKeys {
-        let keys = try MasterKeys(compositeKey: key, masterSeed: header.masterSeed, kdf: header.kdf, limits: limits)
+    package func deriveKeys(_ key: CompositeKey, progress: KDFProgressHandler? = nil) throws(KDBXError) -> MasterKeys {
+        let transformed = try MasterKeys.transform(compositeKey: key, kdf: header.kdf, limits: limits, progress: progress)
+        return try keys(transformedKey: transformed)
+    }
+
+    /// The keys from a transformed key already derived for this header's KDF parameters (a cached
+    /// one, for a quick reopen without the KDF), checked like ``deriveKeys(_:progress:)`` does: in
+    /// KDBX 4 by the header HMAC here, in 3.x by the stream start bytes when the payload is read.
+    /// - Parameter transformedKey: the KDF output, 32 bytes.
+    /// - Throws: ``KDBXError`` `.wrongKey` when the header HMAC does not verify.
+    package func keys(transformedKey: SecureBytes) throws(KDBXError) -> MasterKeys {
+        let keys = MasterKeys(transformedKey: transformedKey, masterSeed: header.masterSeed)
         if header.version.isKDBX4 {
             let stored = file[(payloadOffset - 32)..<payloadOffset]
             let computed = HMACBlockStream.headerHMAC(header: header.rawBytes, hmacKey: keys.hmacKey)
@@ -44,13 +54,24 @@ public struct KDBXReader {
     /// Verifies the HMAC blocks (4.x) and decrypts the payload; in 3.x also checks the stream start
     /// bytes and unframes the hashed block stream. Returns the (possibly gzip-compressed) content.
     /// - Throws: ``KDBXError`` `.wrongKey` (3.x start bytes), `.corruptedFile`, `.limitExceeded`.
-    public func decryptPayload(keys: MasterKeys) throws(KDBXError) -> [UInt8] {
+    package func decryptPayload(keys: MasterKeys) throws(KDBXError) -> [UInt8] {
         var out = [UInt8]()
         var decryptor = try header.cipher.makeDecryptor(key: keys.cipherKey, iv: header.encryptionIV)
         var plain = [UInt8]()
         defer { wipe(&plain) }
+        var startBytesChecked = header.version.isKDBX4
+        // The 3.x start bytes are checked as soon as they are decrypted, before the padding, so a
+        // wrong key is `.wrongKey` here as in the streamed `readVault(keys:)`.
+        func checkStartBytes() throws(KDBXError) {
+            guard !startBytesChecked, plain.count >= 32 else { return }
+            guard let expected = header.streamStartBytes, constantTimeEquals(plain[0..<32], expected) else {
+                throw KDBXError(.wrongKey, "the stream start bytes do not match (a challenge-response key component, if the vault uses one, is not supported)", location: HeaderFieldID.describe(9))
+            }
+            startBytesChecked = true
+        }
         try forEachCiphertextChunk(keys: keys) { (chunk) throws(KDBXError) in
             plain.append(contentsOf: decryptor.update(chunk))
+            try checkStartBytes()
         }
         do { plain.append(contentsOf: try decryptor.finalize()) } catch {
             throw KDBXError(.corruptedFile, "the payload padding is invalid")
@@ -69,7 +90,7 @@ public struct KDBXReader {
 
     /// Inflates the content when the header says gzip; returns it unchanged otherwise.
     /// - Throws: ``KDBXError`` `.corruptedFile`, `.limitExceeded`.
-    public func decompress(_ content: [UInt8]) throws(KDBXError) -> [UInt8] {
+    package func decompress(_ content: [UInt8]) throws(KDBXError) -> [UInt8] {
         guard header.compression == .gzip else { return content }
         do {
             return try Gzip.decompress(content, maxOutputBytes: limits.maxDecompressedBytes)
@@ -80,7 +101,7 @@ public struct KDBXReader {
 
     /// Reads the inner header (4.x) and the XML body of decompressed content into a vault.
     /// - Throws: ``KDBXError`` `.corruptedFile` (malformed content, Meta/HeaderHash mismatch), `.limitExceeded`.
-    public func parseContent(_ content: [UInt8]) throws(KDBXError) -> Vault {
+    package func parseContent(_ content: [UInt8]) throws(KDBXError) -> Vault {
         var contentHeader = header
         contentHeader.compression = .none
         var pipeline = try PayloadPipeline(header: contentHeader, limits: limits, skipsBlockFraming: true)
@@ -96,7 +117,7 @@ public struct KDBXReader {
 
     /// Decrypts, inflates and parses in one streaming pass (the stages above, fused).
     /// - Throws: ``KDBXError`` `.wrongKey` (3.x start bytes), `.corruptedFile`, `.limitExceeded`.
-    public func readVault(keys: MasterKeys) throws(KDBXError) -> Vault {
+    package func readVault(keys: MasterKeys) throws(KDBXError) -> Vault {
         var decryptor = try header.cipher.makeDecryptor(key: keys.cipherKey, iv: header.encryptionIV)
         var pipeline = try PayloadPipeline(header: header, limits: limits, payloadByteCount: file.count - payloadOffset)
         try forEachCiphertextChunk(keys: keys) { (chunk) throws(KDBXError) in

@@ -2,90 +2,221 @@ import MyPassBytes
 import MyPassCompression
 import MyPassCrypto
 
-/// The save path of ``KDBXCodec``: header with fresh random values, keys, XML body, gzip,
-/// encryption and block framing.
-struct KDBXWriter {
+/// A save made ready by ``KDBXWriter/prepare()``: the outer header with fresh random values
+/// (master seed, encryption IV, KDF seed or salt, inner stream key, 3.x stream start bytes). The
+/// caller derives the keys for ``header``'s KDF parameters once (the expensive step), then
+/// ``KDBXWriter/write(_:keys:to:)`` streams the file with them; the same keys verify what was written.
+package struct KDBXSavePlan: Sendable {
+    /// The version being written.
+    package let version: KDBXVersion
+    /// The header, with ``KDBXHeader/rawBytes`` filled.
+    package let header: KDBXHeader
+    /// The inner random stream key: 64 bytes (4.x, ChaCha20) or 32 (3.x, Salsa20).
+    package let innerStreamKey: SecureBytes
+}
+
+/// Where a streaming save puts the file's bytes, in order.
+package protocol KDBXByteSink {
+    /// Takes the next bytes of the file.
+    /// - Throws: ``KDBXError`` `.io` when they cannot be stored; the save stops there.
+    mutating func write(_ bytes: ArraySlice<UInt8>) throws(KDBXError)
+}
+
+/// Collects a file in memory.
+package struct KDBXArraySink: KDBXByteSink {
+    package var bytes: [UInt8] = []
+    package init() {}
+    package mutating func write(_ bytes: ArraySlice<UInt8>) throws(KDBXError) { self.bytes.append(contentsOf: bytes) }
+}
+
+/// The save path of ``KDBXCodec``: header with fresh random values, keys, then the XML body, gzip,
+/// encryption and block framing as one stream, so that no stage holds the whole document: the XML
+/// writer hands over about 64 KiB at a time, and each piece goes through deflate, the cipher and
+/// the block framing to the sink before the next one is written.
+package struct KDBXWriter {
     let vault: Vault
     let options: KDBXSaveOptions
 
-    init(vault: Vault, options: KDBXSaveOptions) {
+    package init(vault: Vault, options: KDBXSaveOptions) {
         self.vault = vault
         self.options = options
     }
 
-    func write(key: CompositeKey) throws(KDBXError) -> [UInt8] {
+    /// Draws the fresh random values and serializes the header.
+    /// - Throws: ``KDBXError`` `.invalidModel` (version impossible for the content or format).
+    package func prepare() throws(KDBXError) -> KDBXSavePlan {
         let version = try KDBXCodec.versionToWrite(for: vault, options: options)
         let format = vault.format
         let isKDBX4 = version.isKDBX4
-        let kdf = KDFParameters.fresh(format.kdf)
         var innerStreamKey = SecureRandom.bytes(count: isKDBX4 ? 64 : 32)
         defer { wipe(&innerStreamKey) }
-        let innerAlgorithm: InnerStreamAlgorithm = isKDBX4 ? .chacha20 : .salsa20
         var header = KDBXHeader(
             version: version, cipher: format.cipher, compression: format.compression,
             masterSeed: SecureRandom.bytes(count: 32), encryptionIV: SecureRandom.bytes(count: format.cipher.ivByteCount),
-            kdf: kdf,
-            innerStreamAlgorithm: isKDBX4 ? nil : innerAlgorithm,
+            kdf: KDFParameters.fresh(format.kdf),
+            innerStreamAlgorithm: isKDBX4 ? nil : .salsa20,
             innerStreamKey: isKDBX4 ? nil : innerStreamKey,
             streamStartBytes: isKDBX4 ? nil : SecureRandom.bytes(count: 32),
             publicCustomData: isKDBX4 ? format.publicCustomData : [])
-        let headerBytes = try header.serialized()
-        let keys = try MasterKeys(compositeKey: key, masterSeed: header.masterSeed, kdf: kdf, limits: options.limits)
+        _ = try header.serialized()
+        return KDBXSavePlan(version: version, header: header, innerStreamKey: SecureBytes(innerStreamKey))
+    }
+
+    /// Derives the keys for a plan (runs the KDF once).
+    /// - Throws: ``KDBXError`` `.limitExceeded` (KDF cost beyond `options.limits`), `.cancelled`.
+    package func deriveKeys(_ plan: KDBXSavePlan, key: CompositeKey) throws(KDBXError) -> MasterKeys {
+        try MasterKeys(compositeKey: key, masterSeed: plan.header.masterSeed, kdf: plan.header.kdf, limits: options.limits)
+    }
+
+    /// Writes the whole file for `plan` with `keys` (derived for the plan's header) to `sink`.
+    /// - Throws: ``KDBXError`` `.invalidModel` when the cipher fails; what `sink` throws.
+    package func write(_ plan: KDBXSavePlan, keys: MasterKeys, to sink: inout some KDBXByteSink) throws(KDBXError) {
+        let header = plan.header
+        let isKDBX4 = plan.version.isKDBX4
+        let headerBytes = header.rawBytes
+        let encoder = PayloadEncoder(
+            sink: sink, encryptor: try header.cipher.makeEncryptor(key: keys.cipherKey, iv: header.encryptionIV),
+            isKDBX4: isKDBX4, hmacKey: keys.hmacKey, blockByteCount: options.blockByteCount,
+            compressionLevel: header.compression == .gzip ? options.compressionLevel : nil)
+        var prefix = headerBytes
+        if isKDBX4 {
+            prefix.append(contentsOf: SHA256.hash(headerBytes))
+            prefix.append(contentsOf: HMACBlockStream.headerHMAC(header: headerBytes, hmacKey: keys.hmacKey))
+        }
+        try encoder.emitFile(prefix[...])
+        if !isKDBX4 { encoder.emitPlaintext(header.streamStartBytes![...]) }
 
         // Content: inner header (4.x) and XML, protected values masked in document order.
-        var stream = try InnerRandomStream(algorithm: innerAlgorithm, key: innerStreamKey)
-        var content: [UInt8]
+        var streamKey = plan.innerStreamKey.unsafeArray
+        defer { wipe(&streamKey) }
+        var stream = try InnerRandomStream(algorithm: isKDBX4 ? .chacha20 : .salsa20, key: streamKey)
+        let pool = BinaryPool(vault: vault)
         if isKDBX4 {
-            let pool = BinaryPool(vault: vault)
-            content = InnerHeader(streamAlgorithm: innerAlgorithm, streamKey: innerStreamKey, binaries: pool.items).serialized()
-            var xml = VaultXMLWriter.write(vault, version: version, headerHash: nil, stream: &stream, binaryPool: pool)
-            content.append(contentsOf: xml)
-            wipe(&xml)
-        } else {
-            content = VaultXMLWriter.write(vault, version: version, headerHash: SHA256.hash(headerBytes), stream: &stream)
+            InnerHeader(streamAlgorithm: .chacha20, streamKey: streamKey, binaries: pool.items)
+                .serialize { encoder.emitContent($0) }
         }
-        defer { wipe(&content) }
+        VaultXMLWriter.write(
+            vault, version: plan.version, headerHash: isKDBX4 ? nil : SHA256.hash(headerBytes), stream: &stream,
+            binaryPool: pool) { chunk in encoder.emitContent(chunk[...]) }
+        try encoder.finish()
+        sink = encoder.sink
+    }
 
-        var compressed: [UInt8]
-        if format.compression == .gzip {
-            var deflater = Deflater(format: .gzip, level: options.compressionLevel)
-            compressed = deflater.update(content[...])
-            compressed.append(contentsOf: deflater.finish())
-        } else {
-            compressed = content
-        }
-        defer { wipe(&compressed) }
+    /// The whole file in memory (prepare, one KDF, write).
+    package func write(key: CompositeKey) throws(KDBXError) -> [UInt8] {
+        let plan = try prepare()
+        let keys = try deriveKeys(plan, key: key)
+        var sink = KDBXArraySink()
+        try write(plan, keys: keys, to: &sink)
+        return sink.bytes
+    }
+}
 
-        var encryptor = try format.cipher.makeEncryptor(key: keys.cipherKey, iv: header.encryptionIV)
-        var out = headerBytes
+/// The stages after the XML writer: gzip, (3.x) hashed block framing, the cipher, (4.x) HMAC
+/// block framing, the sink. A class, so the XML writer's drain closure can feed it; the first
+/// error stops the stream and is rethrown by ``finish()``.
+private final class PayloadEncoder<Sink: KDBXByteSink> {
+    var sink: Sink
+    private var encryptor: any StreamingCipher
+    private var deflater: Deflater?
+    private var hmacBlocks: HMACBlockStream.Writer?
+    private var hashedBlocks: HashedBlockStream.Writer?
+    private var framed: [UInt8] = []
+    private var failure: KDBXError?
+
+    init(sink: Sink, encryptor: any StreamingCipher, isKDBX4: Bool, hmacKey: SecureBytes, blockByteCount: Int,
+         compressionLevel: Int?) {
+        self.sink = sink
+        self.encryptor = encryptor
+        if let compressionLevel { deflater = Deflater(format: .gzip, level: compressionLevel) }
         if isKDBX4 {
-            out.append(contentsOf: SHA256.hash(headerBytes))
-            out.append(contentsOf: HMACBlockStream.headerHMAC(header: headerBytes, hmacKey: keys.hmacKey))
-            var blocks = HMACBlockStream.Writer(hmacKey: keys.hmacKey, blockByteCount: options.blockByteCount)
-            var start = 0
-            while start < compressed.count {
-                let end = min(start + PayloadPipeline.chunkByteCount, compressed.count)
-                blocks.write(encryptor.update(compressed[start..<end])[...], into: &out)
-                start = end
-            }
-            do { blocks.write(try encryptor.finalize()[...], into: &out) } catch {
-                throw KDBXError(.invalidModel, "the payload cipher failed")
-            }
-            blocks.finish(into: &out)
+            hmacBlocks = HMACBlockStream.Writer(hmacKey: hmacKey, blockByteCount: blockByteCount)
         } else {
-            var plain = header.streamStartBytes!
-            plain.append(contentsOf: HashedBlockStream.write(compressed, blockByteCount: options.blockByteCount))
-            defer { wipe(&plain) }
-            var start = 0
-            while start < plain.count {
-                let end = min(start + PayloadPipeline.chunkByteCount, plain.count)
-                out.append(contentsOf: encryptor.update(plain[start..<end]))
-                start = end
-            }
-            do { out.append(contentsOf: try encryptor.finalize()) } catch {
-                throw KDBXError(.invalidModel, "the payload cipher failed")
-            }
+            hashedBlocks = HashedBlockStream.Writer(blockByteCount: blockByteCount)
         }
-        return out
+    }
+
+    /// Bytes that go to the file as they are (the header).
+    func emitFile(_ bytes: ArraySlice<UInt8>) throws(KDBXError) {
+        try sink.write(bytes)
+    }
+
+    /// Content (inner header, XML): compressed, then framed and encrypted.
+    func emitContent(_ content: ArraySlice<UInt8>) {
+        guard failure == nil, !content.isEmpty else { return }
+        if deflater != nil {
+            var compressed = deflater!.update(content)
+            defer { wipe(&compressed) }
+            emitCompressed(compressed[...])
+        } else {
+            emitCompressed(content)
+        }
+    }
+
+    private func emitCompressed(_ data: ArraySlice<UInt8>) {
+        guard !data.isEmpty else { return }
+        if hashedBlocks != nil {
+            var blocks: [UInt8] = []
+            defer { wipe(&blocks) }
+            hashedBlocks!.write(data, into: &blocks)
+            emitPlaintext(blocks[...])
+        } else {
+            emitPlaintext(data)
+        }
+    }
+
+    /// Plaintext of the cipher, in order.
+    func emitPlaintext(_ plain: ArraySlice<UInt8>) {
+        guard failure == nil, !plain.isEmpty else { return }
+        var start = plain.startIndex
+        while start < plain.endIndex {
+            let end = min(start + PayloadPipeline.chunkByteCount, plain.endIndex)
+            emitCiphertext(encryptor.update(plain[start..<end])[...])
+            start = end
+        }
+    }
+
+    private func emitCiphertext(_ cipher: ArraySlice<UInt8>) {
+        guard failure == nil else { return }
+        if hmacBlocks != nil {
+            hmacBlocks!.write(cipher, into: &framed)
+        } else {
+            framed.append(contentsOf: cipher)
+        }
+        flush(minimum: PayloadPipeline.chunkByteCount)
+    }
+
+    private func flush(minimum: Int) {
+        guard failure == nil, framed.count >= minimum, !framed.isEmpty else { return }
+        do throws(KDBXError) {
+            try sink.write(framed[...])
+        } catch {
+            failure = error
+        }
+        framed.removeAll(keepingCapacity: true)
+    }
+
+    /// Ends every stage and writes what is left.
+    func finish() throws(KDBXError) {
+        if let failure { throw failure }
+        if deflater != nil {
+            var tail = deflater!.finish()
+            defer { wipe(&tail) }
+            emitCompressed(tail[...])
+        }
+        if hashedBlocks != nil {
+            var blocks: [UInt8] = []
+            defer { wipe(&blocks) }
+            hashedBlocks!.finish(into: &blocks)
+            emitPlaintext(blocks[...])
+        }
+        let last: [UInt8]
+        do { last = try encryptor.finalize() } catch {
+            throw KDBXError(.invalidModel, "the payload cipher failed")
+        }
+        emitCiphertext(last[...])
+        if hmacBlocks != nil { hmacBlocks!.finish(into: &framed) }
+        flush(minimum: 0)
+        if let failure { throw failure }
     }
 }

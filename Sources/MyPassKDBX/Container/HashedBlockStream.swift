@@ -30,6 +30,56 @@ public enum HashedBlockStream {
         return out
     }
 
+    /// Frames data as it is produced (the streaming form of ``write(_:blockByteCount:)``).
+    public struct Writer {
+        private let blockByteCount: Int
+        private var pending: [UInt8] = []
+        private var index: UInt32 = 0
+
+        /// A writer with blocks of `blockByteCount` bytes (1 MiB by default).
+        public init(blockByteCount: Int = HashedBlockStream.defaultBlockByteCount) {
+            self.blockByteCount = max(1, blockByteCount)
+        }
+
+        /// Appends `data`, emitting every complete block to `out`.
+        public mutating func write(_ data: ArraySlice<UInt8>, into out: inout [UInt8]) {
+            var rest = data
+            if !pending.isEmpty {
+                let take = min(blockByteCount - pending.count, rest.count)
+                pending.append(contentsOf: rest.prefix(take))
+                rest = rest.dropFirst(take)
+                if pending.count == blockByteCount {
+                    emit(pending[...], into: &out)
+                    wipe(&pending)
+                    pending.removeAll(keepingCapacity: true)
+                }
+            }
+            while rest.count >= blockByteCount {
+                emit(rest.prefix(blockByteCount), into: &out)
+                rest = rest.dropFirst(blockByteCount)
+            }
+            pending.append(contentsOf: rest)
+        }
+
+        /// Emits the last partial block and the final empty block (index, 32 zero bytes, size 0).
+        public mutating func finish(into out: inout [UInt8]) {
+            if !pending.isEmpty { emit(pending[...], into: &out) }
+            wipe(&pending)
+            pending = []
+            out.appendLittleEndian(index)
+            out.append(contentsOf: [UInt8](repeating: 0, count: 32))
+            out.appendLittleEndian(Int32(0))
+        }
+
+        private mutating func emit(_ block: ArraySlice<UInt8>, into out: inout [UInt8]) {
+            out.appendLittleEndian(index)
+            out.append(contentsOf: SHA256.hash(block))
+            out.appendLittleEndian(Int32(block.count))
+            out.append(contentsOf: block)
+            index += 1
+        }
+    }
+
     /// Verifies and unframes a whole hashed block stream.
     /// - Throws: ``KDBXError`` `.corruptedFile` for a hash or index mismatch or a truncated stream.
     public static func read(_ stream: [UInt8], limits: KDBXLimits = KDBXLimits()) throws(KDBXError) -> [UInt8] {

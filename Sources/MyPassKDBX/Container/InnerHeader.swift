@@ -32,6 +32,31 @@ public struct InnerHeader: Sendable {
         self.binaries = binaries
     }
 
+    /// The serialized inner header handed to `emit` field by field (a binary's content as a slice
+    /// of its own storage, never copied into one buffer with the rest), End field included.
+    public func serialize(_ emit: (ArraySlice<UInt8>) -> Void) {
+        func field(_ id: FieldID, _ data: [UInt8]) {
+            var head: [UInt8] = [id.rawValue]
+            head.appendLittleEndian(Int32(data.count))
+            emit(head[...])
+            emit(data[...])
+        }
+        var id = [UInt8]()
+        id.appendLittleEndian(streamAlgorithm.rawValue)
+        field(.innerRandomStreamID, id)
+        var key = streamKey
+        defer { wipe(&key) }
+        field(.innerRandomStreamKey, key)
+        for item in binaries {
+            var head: [UInt8] = [FieldID.binary.rawValue]
+            head.appendLittleEndian(Int32(item.data.count + 1))
+            head.append(item.isProtected ? 0x01 : 0x00)
+            emit(head[...])
+            emit(item.data[...])
+        }
+        field(.end, [])
+    }
+
     /// The serialized inner header, End field (empty) included.
     public func serialized() -> [UInt8] {
         var out = [UInt8]()

@@ -23,6 +23,8 @@ public struct KDBXError: Error, Equatable, Sendable, CustomStringConvertible {
         case invalidModel
         /// Reading or writing the file failed (the layer that touches files reports it).
         case io
+        /// The caller stopped a long step (the KDF) through its progress handler.
+        case cancelled
     }
 
     /// What went wrong.
@@ -54,6 +56,7 @@ public struct KDBXError: Error, Equatable, Sendable, CustomStringConvertible {
         case .limitExceeded: text = "a size limit was exceeded"
         case .invalidModel: text = "the vault cannot be saved"
         case .io: text = "I/O error"
+        case .cancelled: text = "cancelled"
         }
         if !reason.isEmpty { text += ": " + reason }
         if let location { text += " (" + location + ")" }

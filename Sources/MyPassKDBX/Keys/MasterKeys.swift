@@ -19,9 +19,11 @@ public struct MasterKeys: Sendable, CustomStringConvertible {
     ///   - limits: bounds on the KDF cost a file may ask for.
     /// - Throws: ``KDBXError`` `.limitExceeded` when the cost exceeds `limits`, `.unsupported` for
     ///   parameters the KDF refuses.
+    ///   - progress: reports the KDF's progress and can stop it (``MyPassCrypto/KDFProgressHandler``).
     /// - Complexity: the KDF's cost: `rounds` AES-256 block pairs, or Argon2's memory and passes.
-    public init(compositeKey: CompositeKey, masterSeed: [UInt8], kdf: KDFParameters, limits: KDBXLimits) throws(KDBXError) {
-        let transformed = try Self.transform(compositeKey: compositeKey, kdf: kdf, limits: limits)
+    public init(compositeKey: CompositeKey, masterSeed: [UInt8], kdf: KDFParameters, limits: KDBXLimits,
+                progress: KDFProgressHandler? = nil) throws(KDBXError) {
+        let transformed = try Self.transform(compositeKey: compositeKey, kdf: kdf, limits: limits, progress: progress)
         self.init(transformedKey: transformed, masterSeed: masterSeed)
     }
 
@@ -41,8 +43,10 @@ public struct MasterKeys: Sendable, CustomStringConvertible {
     }
 
     /// The KDF step alone: the transformed key (32 bytes) for a composite key.
-    /// - Throws: see ``init(compositeKey:masterSeed:kdf:limits:)``.
-    public static func transform(compositeKey: CompositeKey, kdf: KDFParameters, limits: KDBXLimits) throws(KDBXError) -> SecureBytes {
+    /// - Throws: see ``init(compositeKey:masterSeed:kdf:limits:progress:)``; `.cancelled` when
+    ///   `progress` returned `false`.
+    public static func transform(compositeKey: CompositeKey, kdf: KDFParameters, limits: KDBXLimits,
+                                 progress: KDFProgressHandler? = nil) throws(KDBXError) -> SecureBytes {
         var raw = compositeKey.rawKey.unsafeArray
         defer { wipe(&raw) }
         var output: [UInt8]
@@ -56,9 +60,11 @@ public struct MasterKeys: Sendable, CustomStringConvertible {
                 throw KDBXError(.corruptedFile, "AES-KDF seed must be 32 bytes", location: "KDF parameter S")
             }
             do {
-                var transformed = try AESKDF.transformRaw(key: raw, seed: kdf.seed, rounds: rounds)
+                var transformed = try AESKDF.transformRaw(key: raw, seed: kdf.seed, rounds: rounds, progress: progress)
                 output = SHA256.hash(transformed)
                 wipe(&transformed)
+            } catch where error.code == .cancelled {
+                throw KDBXError(.cancelled, "the key derivation was cancelled")
             } catch {
                 throw KDBXError(.unsupported, "AES-KDF refused its parameters", location: "KDF parameters")
             }
@@ -85,7 +91,10 @@ public struct MasterKeys: Sendable, CustomStringConvertible {
                     variant: settings.variant == .argon2d ? .argon2d : .argon2id, memoryBytes: settings.memoryBytes,
                     iterations: settings.iterations, parallelism: settings.parallelism, version: settings.version,
                     salt: kdf.seed, secret: kdf.secret, associatedData: kdf.associatedData)
-                output = try Argon2.deriveKey(password: raw, parameters: parameters, memoryLimitBytes: limits.maxArgon2MemoryBytes)
+                output = try Argon2.deriveKey(password: raw, parameters: parameters, memoryLimitBytes: limits.maxArgon2MemoryBytes,
+                                              progress: progress)
+            } catch where error.code == .cancelled {
+                throw KDBXError(.cancelled, "the key derivation was cancelled")
             } catch let error where error.code == .memoryLimitExceeded {
                 throw KDBXError(.limitExceeded, "Argon2 memory exceeds the limit", location: "KDF parameter M")
             } catch {

@@ -11,8 +11,11 @@ extension Vault {
     /// - 4.1 when a group has tags, an entry has `QualityCheck` false, a custom icon has a name or a
     ///   modification time, or a Meta custom data item has a modification time (KeePass 2.61
     ///   `KdbxFile.GetMinKdbxVersion`);
-    /// - else 4.0 when the cipher is not AES-256, the KDF is not AES-KDF, there is public custom data,
-    ///   or a group or entry (history included) has custom data (KeePass ≤ 2.56);
+    /// - else 4.0 when the KDF is not AES-KDF, there is public custom data, or a group or entry
+    ///   (history included) has custom data (KeePass ≤ 2.56);
+    ///
+    /// The payload cipher needs no version: KDBX 3.1 names it by UUID, and KeePassXC writes 3.1
+    /// vaults with ChaCha20 and Twofish.
     /// - else 3.1.
     ///
     /// `PreviousParentGroup` does not raise the version: as in KeePass it is omitted below 4.1.
@@ -22,7 +25,7 @@ extension Vault {
             return .v4_1
         }
         var needs41 = false
-        var needs40 = format.cipher != .aes256 || !format.publicCustomData.isEmpty
+        var needs40 = !format.publicCustomData.isEmpty
         if case .argon2 = format.kdf { needs40 = true }
         root.forEachGroup { group, _ in
             if needs41 { return }

@@ -33,6 +33,26 @@ public enum VaultXMLWriter {
         return body.xml.finish()
     }
 
+    /// Writes the XML body as a stream: `drain` receives the document in order, in pieces of
+    /// about ``drainByteCount`` bytes (cut at element ends), and each piece is wiped after it
+    /// returns, so at no time is the whole document in memory. Parameters as
+    /// ``write(_:version:headerHash:stream:binaryPool:)``.
+    public static func write(_ vault: Vault, version: KDBXVersion, headerHash: [UInt8]? = nil,
+                             stream: inout some ProtectedValueStream, binaryPool: BinaryPool,
+                             drain: @escaping (inout [UInt8]) -> Void) {
+        var body = BodyWriter(mode: .init(version: version, plain: false, compressPool: vault.format.compression == .gzip),
+                              pool: binaryPool, stream: stream)
+        body.drain = drain
+        body.writeDocument(vault, headerHash: version.isKDBX4 ? nil : headerHash)
+        stream = body.stream
+        var tail = body.xml.finish()
+        drain(&tail)
+        wipe(&tail)
+    }
+
+    /// The size of the pieces the streaming writer hands over: 64 KiB.
+    public static let drainByteCount = 64 * 1024
+
     /// Writes the XML body, building the binary pool itself (convenient for KDBX 3.x, whose pool
     /// lives in the XML).
     public static func write(_ vault: Vault, version: KDBXVersion, headerHash: [UInt8]? = nil,
@@ -90,6 +110,8 @@ struct BodyWriter<Stream: ProtectedValueStream> {
     let pool: BinaryPool
     var stream: Stream
     var cursors: [UnknownCursor] = []
+    /// Receives the output in pieces when streaming (see `VaultXMLWriter.write(...drain:)`).
+    var drain: ((inout [UInt8]) -> Void)?
 
     init(mode: WriteMode, pool: BinaryPool, stream: Stream) {
         self.mode = mode
@@ -117,6 +139,11 @@ struct BodyWriter<Stream: ProtectedValueStream> {
         }
         xml.endElement()
         emitUnknowns(after: name)
+        if let drain, xml.bufferedByteCount >= VaultXMLWriter.drainByteCount {
+            var piece = xml.takeOutput()
+            drain(&piece)
+            wipe(&piece)
+        }
     }
 
     mutating func emitUnknowns(after name: String?) {

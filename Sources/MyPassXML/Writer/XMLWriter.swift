@@ -149,6 +149,9 @@ public struct XMLWriter: Sendable {
         endElement()
     }
 
+    /// How many bytes are waiting for ``takeOutput()``.
+    public var bufferedByteCount: Int { output.count }
+
     /// Returns the bytes produced so far and forgets them (for streaming the output).
     public mutating func takeOutput() -> [UInt8] {
         let bytes = output
