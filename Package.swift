@@ -34,7 +34,7 @@ let package = Package(
         // Vault logic shared by the app and the CLI: list/filter, editing, TOTP, matching, session.
         .target(
             name: "MyPassCore",
-            dependencies: ["MyPassKDBX"],
+            dependencies: ["MyPassBytes", "MyPassCrypto", "MyPassKDBX"],
             resources: [.copy("Resources/public_suffix_list.dat")],
             swiftSettings: strict),
         .executableTarget(name: "mypass", dependencies: ["MyPassCore"], swiftSettings: strict),
@@ -45,7 +45,9 @@ let package = Package(
             swiftSettings: strict),
 
         // Test helpers: locating Vectors/, hex parsing, finding the interop tools.
-        .target(name: "MyPassTestSupport", path: "Tests/MyPassTestSupport", swiftSettings: strict),
+        .target(
+            name: "MyPassTestSupport", dependencies: ["MyPassBytes", "MyPassKDBX"], path: "Tests/MyPassTestSupport",
+            swiftSettings: strict),
         .testTarget(name: "MyPassBytesTests", dependencies: ["MyPassBytes", "MyPassTestSupport"], swiftSettings: strict),
         .testTarget(name: "MyPassCryptoTests", dependencies: ["MyPassCrypto", "MyPassTestSupport"], swiftSettings: strict),
         .testTarget(

@@ -9,3 +9,9 @@ func readPlainExport(_ name: String) throws -> VaultBody {
     var stream = ClearTestStream()
     return try VaultXMLReader.read(bytes, version: .v4_0, stream: &stream)
 }
+
+/// Our manifest of `vault`, parsed.
+func manifest(of vault: Vault) throws -> Any {
+    try JSONSerialization.jsonObject(with: Data(VaultManifest.json(of: vault).utf8))
+}
+

@@ -1,49 +1,55 @@
 import Foundation
 import MyPassBytes
 import MyPassKDBX
-import MyPassTestSupport
-import Testing
 
 /// One fixture vault of `Vectors/kdbx/` with its credentials (from the folder READMEs).
-struct Fixture: CustomTestStringConvertible, Sendable {
+public struct Fixture: CustomStringConvertible, Sendable {
     /// Path below `Vectors/kdbx/`, without `.kdbx`.
-    var name: String
+    public var name: String
     /// The password as typed; `nil` for no password component.
-    var password: String?
+    public var password: String?
     /// Key file path below `Vectors/kdbx/`, if any.
-    var keyFile: String?
+    public var keyFile: String?
     /// Whether `NAME.json` (KeePass's manifest) sits beside the vault.
-    var hasManifest = true
+    public var hasManifest = true
     /// Whether the KDF is slow enough that round trips lower its cost.
-    var slowKDF = false
+    public var slowKDF = false
 
-    var testDescription: String { name }
+    public init(name: String, password: String?, keyFile: String? = nil, hasManifest: Bool = true, slowKDF: Bool = false) {
+        self.name = name
+        self.password = password
+        self.keyFile = keyFile
+        self.hasManifest = hasManifest
+        self.slowKDF = slowKDF
+    }
 
-    var fileBytes: [UInt8] {
+    public var description: String { name }
+
+    public var fileBytes: [UInt8] {
         get throws { try TestVectors.bytes("kdbx/" + name + (name.hasSuffix(".kdb") ? "" : ".kdbx")) }
     }
 
-    func compositeKey() throws -> CompositeKey {
+    public func compositeKey() throws -> CompositeKey {
         let keyBytes = try keyFile.map { try TestVectors.bytes("kdbx/" + $0) }
         return try CompositeKey(password: password.map { ProtectedString($0) }, keyFileContents: keyBytes)
     }
 
     /// The expected manifest as parsed JSON.
-    func expectedManifest() throws -> Any {
+    public func expectedManifest() throws -> Any {
         try JSONSerialization.jsonObject(with: Data(try TestVectors.bytes("kdbx/" + name + ".json")))
     }
 
     /// The same key with the password changed (or added), for wrong-key tests.
-    func wrongKey() throws -> CompositeKey {
+    public func wrongKey() throws -> CompositeKey {
         let keyBytes = try keyFile.map { try TestVectors.bytes("kdbx/" + $0) }
         return try CompositeKey(password: ProtectedString((password ?? "") + "x"), keyFileContents: keyBytes)
     }
 }
 
-enum FixtureCatalog {
-    static let pw = "correct horse battery staple"
+public enum FixtureCatalog {
+    public static let pw = "correct horse battery staple"
 
-    static let keepass: [Fixture] = [
+    public static let keepass: [Fixture] = [
         Fixture(name: "keepass/kdbx31-aes-aeskdf-nocomp", password: pw),
         Fixture(name: "keepass/kdbx31-aes-aeskdf", password: pw),
         Fixture(name: "keepass/kdbx31-keyfile-only", password: nil, keyFile: "keepass/keyfile-v1.key"),
@@ -65,7 +71,7 @@ enum FixtureCatalog {
         Fixture(name: "keepassxc/kxc-import-rich", password: pw, slowKDF: true),
     ]
 
-    static let kdbxweb: [Fixture] = {
+    public static let kdbxweb: [Fixture] = {
         let d = "thirdparty/kdbxweb/"
         return [
             Fixture(name: d + "demo", password: "demo", keyFile: d + "demo.key"),
@@ -88,7 +94,7 @@ enum FixtureCatalog {
         ]
     }()
 
-    static let keepassRS: [Fixture] = {
+    public static let keepassRS: [Fixture] = {
         let d = "thirdparty/keepass-rs/"
         let p = "demopass"
         return [
@@ -116,7 +122,7 @@ enum FixtureCatalog {
         ]
     }()
 
-    static let gokeepasslib: [Fixture] = {
+    public static let gokeepasslib: [Fixture] = {
         let d = "thirdparty/gokeepasslib/"
         let p = "abcdefg12345678"
         return [
@@ -132,21 +138,16 @@ enum FixtureCatalog {
     }()
 
     /// The two 5,000-entry vaults (opened and compared whole; round trips compare the model).
-    static let large: [Fixture] = keepass.filter { $0.name.contains("large-5000") }
+    public static let large: [Fixture] = keepass.filter { $0.name.contains("large-5000") }
 
     /// Every other vault with a manifest (`MYPASS_FIXTURES=substring` narrows the set while iterating locally).
-    static let withManifest: [Fixture] = {
+    public static let withManifest: [Fixture] = {
         let all = (keepass + kdbxweb + keepassRS + gokeepasslib).filter { !$0.name.contains("large-5000") }
         guard let filter = ProcessInfo.processInfo.environment["MYPASS_FIXTURES"], !filter.isEmpty else { return all }
         return all.filter { $0.name.contains(filter) }
     }()
 
     /// Small vaults with a fast KDF, for the costlier corruption and round-trip loops.
-    static let quick: [Fixture] = withManifest.filter { !$0.slowKDF }
-}
-
-/// Our manifest of `vault`, parsed.
-func manifest(of vault: Vault) throws -> Any {
-    try JSONSerialization.jsonObject(with: Data(VaultManifest.json(of: vault).utf8))
+    public static let quick: [Fixture] = withManifest.filter { !$0.slowKDF }
 }
 
