@@ -11,6 +11,8 @@ public struct CoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case invalidGeneratorOptions
         /// A group, entry or attachment that the operation names does not exist.
         case notFound
+        /// A path names several entries or groups; the reason lists what tells them apart.
+        case ambiguous
         /// An edit the vault's structure forbids (moving a group into its own subtree, deleting the root).
         case invalidOperation
         /// The session is locked (or was never unlocked, or auto-locked).
@@ -25,6 +27,15 @@ public struct CoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case io
         /// The KDBX codec failed; the underlying error is kept in ``CoreError/underlying``.
         case codec
+        /// The vault file changed on disk since it was opened (another program, device or sync
+        /// client wrote it) and the change could not be merged; neither version was touched.
+        case fileChangedOnDisk
+        /// The vault file, or the directory holding it, may not be written; nothing was changed.
+        case readOnly
+        /// A size limit was exceeded (a file too large to be a vault or a key file).
+        case limitExceeded
+        /// The caller cancelled a long step (the KDF).
+        case cancelled
     }
 
     /// What went wrong.
@@ -55,6 +66,7 @@ public struct CoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidOTP: text = "the one-time password settings cannot be read"
         case .invalidGeneratorOptions: text = "the password generator options are not usable"
         case .notFound: text = "not found"
+        case .ambiguous: text = "ambiguous name"
         case .invalidOperation: text = "operation not allowed"
         case .locked: text = "the vault is locked"
         case .wrongKey: text = "wrong password or key file"
@@ -62,6 +74,10 @@ public struct CoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .verificationFailed: text = "the saved file did not read back correctly; the original is untouched"
         case .io: text = "I/O error"
         case .codec: text = "vault file error"
+        case .fileChangedOnDisk: text = "the vault file changed on disk since it was opened"
+        case .readOnly: text = "the vault is read-only"
+        case .limitExceeded: text = "a size limit was exceeded"
+        case .cancelled: text = "cancelled"
         }
         if let location { text += " (" + location + ")" }
         if !reason.isEmpty { text += ": " + reason }

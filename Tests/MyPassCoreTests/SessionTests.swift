@@ -5,41 +5,27 @@ import MyPassCrypto
 import MyPassKDBX
 import Testing
 
-/// A stream that masks nothing.
-struct NoMask: ProtectedValueStream {
-    mutating func apply(to bytes: inout [UInt8]) {}
-}
+/// A sample vault written as a real KDBX 4 file with a cheap AES-KDF (100 rounds), for tests
+/// that open and save many times.
+enum TestVaultFile {
+    static let cheapFormat = VaultFormat(version: .v4_0, kdf: .aes(rounds: 100))
 
-/// A light codec for session tests: the file is SHA-256(password ‖ key file) followed by the
-/// vault's XML body (KDBX 4.0 shape, nothing encrypted). A wrong key fails like KDBX's.
-struct PlainTestCodec: VaultCodec {
-    /// When set, `save` changes the notes of every entry, so that verification must fail.
-    var corruptsOnSave = false
-
-    func makeKey(_ credentials: VaultCredentials) throws -> SecureBytes {
-        var hash = SHA256()
-        if let password = credentials.password { password.withRevealedBytes { hash.update($0) } }
-        if let keyFile = credentials.keyFileContents { keyFile.withUnsafeBytes { hash.update($0) } }
-        return SecureBytes(hash.finalize())
-    }
-
-    func open(_ file: [UInt8], key: SecureBytes) throws -> Vault {
-        guard file.count >= 32, SecureBytes(Array(file[0..<32])) == key else { throw KDBXError(.wrongKey) }
-        var stream = NoMask()
-        let body = try VaultXMLReader.read(Array(file[32...]), version: .v4_0, stream: &stream)
-        return Vault(format: VaultFormat(), body: body)
-    }
-
-    func save(_ vault: Vault, key: SecureBytes) throws -> [UInt8] {
+    /// Writes `vault` (the sample vault by default) to `url` with `password`; returns the vault as
+    /// read back.
+    @discardableResult
+    static func write(_ vault: Vault = SampleVault().vault, to url: URL, password: ProtectedString = "correct horse",
+                      format: VaultFormat = cheapFormat) throws -> Vault {
         var vault = vault
-        if corruptsOnSave {
-            vault.root.entries = vault.root.entries.map { var e = $0; e.notes += " (changed)"; return e }
-        }
-        var stream = NoMask()
-        return key.unsafeArray + VaultXMLWriter.write(vault, version: .v4_0, stream: &stream)
+        vault.format = format
+        let key = try CompositeKey(password: password, keyFileContents: nil)
+        let bytes = try KDBXCodec.save(vault, key: key)
+        try Data(bytes).write(to: url)
+        return try KDBXCodec.open(bytes, key: key)
     }
 
-    func manifest(of vault: Vault) -> String { VaultManifest.json(of: vault) }
+    static func key(_ password: ProtectedString = "correct horse") throws -> CompositeKey {
+        try CompositeKey(password: password, keyFileContents: nil)
+    }
 }
 
 /// A temporary directory removed at the end of a test.
@@ -59,20 +45,15 @@ struct SessionTests {
     let t0 = SampleVault.t0
 
     func makeVaultFile(in dir: TempDirectory, password: ProtectedString = "correct horse") throws -> (URL, Vault) {
-        var vault = SampleVault().vault
-        vault.format = VaultFormat()
-        let codec = PlainTestCodec()
         let url = dir.file("vault.kdbx")
-        let bytes = try codec.save(vault, key: try codec.makeKey(VaultCredentials(password: password)))
-        try Data(bytes).write(to: url)
-        vault = try codec.open(bytes, key: try codec.makeKey(VaultCredentials(password: password)))
+        let vault = try TestVaultFile.write(to: url, password: password)
         return (url, vault)
     }
 
     @Test func unlockAndLock() async throws {
         let dir = try TempDirectory()
         let (url, expected) = try makeVaultFile(in: dir)
-        let session = VaultSession(fileURL: url, codec: PlainTestCodec())
+        let session = VaultSession(fileURL: url)
         #expect(await session.isLocked)
         await #expect(throws: CoreError(.locked)) { try await session.currentVault() }
         await #expect(throws: CoreError(.wrongKey)) { try await session.unlock(password: "wrong") }
@@ -89,7 +70,7 @@ struct SessionTests {
     }
 
     @Test func missingFileIsAnIOError() async {
-        let session = VaultSession(fileURL: URL(fileURLWithPath: "/nonexistent/mypass/vault.kdbx"), codec: PlainTestCodec())
+        let session = VaultSession(fileURL: URL(fileURLWithPath: "/nonexistent/mypass/vault.kdbx"))
         await #expect(throws: CoreError(.io)) { try await session.unlock(password: "x") }
     }
 
@@ -97,7 +78,7 @@ struct SessionTests {
         let dir = try TempDirectory()
         let (url, _) = try makeVaultFile(in: dir)
         let clock = ManualClock(start: t0)
-        let session = VaultSession(fileURL: url, codec: PlainTestCodec(), autoLockSeconds: 60, clock: clock)
+        let session = VaultSession(fileURL: url, autoLockSeconds: 60, clock: clock)
         try await session.unlock(password: "correct horse")
         clock.advance(bySeconds: 59)
         _ = try await session.currentVault()   // activity resets the timer
@@ -117,7 +98,7 @@ struct SessionTests {
         let dir = try TempDirectory()
         let (url, _) = try makeVaultFile(in: dir)
         let store = InMemoryCredentialStore()
-        let session = VaultSession(fileURL: url, codec: PlainTestCodec(), credentialStore: store)
+        let session = VaultSession(fileURL: url, credentialStore: store)
         await #expect(throws: CoreError(.noStoredCredential)) { try await session.unlockWithStoredCredentials() }
         try await session.unlock(password: "correct horse", rememberCredentials: true)
         #expect(store.count == 1)
@@ -130,7 +111,7 @@ struct SessionTests {
         await session.lock()
         await #expect(throws: CoreError(.noStoredCredential)) { try await session.unlockWithStoredCredentials() }
         // A session without a store cannot remember.
-        let bare = VaultSession(fileURL: url, codec: PlainTestCodec())
+        let bare = VaultSession(fileURL: url)
         await #expect(throws: CoreError(.noStoredCredential)) {
             try await bare.unlock(password: "correct horse", rememberCredentials: true)
         }
@@ -140,7 +121,7 @@ struct SessionTests {
         let dir = try TempDirectory()
         let (url, _) = try makeVaultFile(in: dir)
         let clock = ManualClock(start: t0)
-        let session = VaultSession(fileURL: url, codec: PlainTestCodec(), clock: clock)
+        let session = VaultSession(fileURL: url, clock: clock)
         try await session.unlock(password: "correct horse")
         #expect(await !session.hasUnsavedChanges)
         clock.advance(bySeconds: 3600)
@@ -156,7 +137,7 @@ struct SessionTests {
         #expect(await !session.hasUnsavedChanges)
         #expect(try Data(contentsOf: url) != before)
         #expect(dir.contents == ["vault.kdbx"])
-        let other = VaultSession(fileURL: url, codec: PlainTestCodec())
+        let other = VaultSession(fileURL: url)
         try await other.unlock(password: "correct horse")
         let reopened = try #require(try await other.currentVault().entry(withUUID: uuid))
         #expect(reopened.title == "Saved Entry")
@@ -172,20 +153,66 @@ struct SessionTests {
     @Test func failedVerificationLeavesTheOriginal() async throws {
         let dir = try TempDirectory()
         let (url, _) = try makeVaultFile(in: dir)
-        let session = VaultSession(fileURL: url, codec: PlainTestCodec(corruptsOnSave: true))
+        let faulty = FaultyFileSystem()
+        let session = VaultSession(fileURL: url, options: VaultDocument.Options(fileSystem: faulty))
         try await session.unlock(password: "correct horse")
         try await session.edit { vault, now in try vault.editEntry(vault.root.entries[0].uuid, now: now) { $0.notes = "x" } }
         let before = try Data(contentsOf: url)
+        faulty.corruptsWrites = true
         await #expect(throws: CoreError(.verificationFailed)) { try await session.save() }
         #expect(try Data(contentsOf: url) == before)
         #expect(dir.contents == ["vault.kdbx"])
         #expect(await session.hasUnsavedChanges)
     }
 
+    @Test func rememberingWithoutAStoreFailsBeforeUnlocking() async throws {
+        let dir = try TempDirectory()
+        let (url, _) = try makeVaultFile(in: dir)
+        let session = VaultSession(fileURL: url)
+        await #expect(throws: CoreError(.noStoredCredential)) {
+            try await session.unlock(password: "correct horse", rememberCredentials: true)
+        }
+        #expect(await session.isLocked)
+    }
+
+    @Test func theKDFReportsProgressAndStopsWhenTheTaskIsCancelled() async throws {
+        let dir = try TempDirectory()
+        let url = dir.file("slow.kdbx")
+        try TestVaultFile.write(to: url, format: VaultFormat(version: .v4_0, kdf: .aes(rounds: 2_000_000_000)))
+        let session = VaultSession(fileURL: url)
+        let reports = Reports()
+        let task = Task { try await session.unlock(password: "correct horse") { reports.add($0) } }
+        while reports.count < 2 { try await Task.sleep(for: .milliseconds(5)) }
+        task.cancel()
+        await #expect(throws: CoreError(.cancelled)) { try await task.value }
+        #expect(await session.isLocked)
+        let fractions = reports.values
+        #expect(fractions == fractions.sorted())
+        #expect(fractions.allSatisfy { $0 >= 0 && $0 < 0.01 })
+        // Calls on the actor were served while the KDF ran (it runs off the actor).
+    }
+
+    @Test func afterASaveTheSessionHoldsWhatWasWritten() async throws {
+        let dir = try TempDirectory()
+        let url = dir.file("v31.kdbx")
+        try TestVaultFile.write(to: url, format: VaultFormat(version: .v3_1, cipher: .twofish, kdf: .aes(rounds: 100)))
+        let session = VaultSession(fileURL: url)
+        try await session.unlock(password: "correct horse")
+        try await session.edit { vault, now in try vault.addGroup(named: "New", in: vault.root.uuid, now: now) }
+        let report = try await session.save()
+        #expect(report.version == .v3_1)
+        #expect(report.raisedFrom == nil)
+        let held = try await session.currentVault()
+        let reread = try KDBXCodec.open([UInt8](try Data(contentsOf: url)), key: try TestVaultFile.key())
+        #expect(held == reread)
+        #expect(held.format.cipher == .twofish)
+        #expect(await !session.hasUnsavedChanges)
+    }
+
     @Test func concurrentEditsAreSerialised() async throws {
         let dir = try TempDirectory()
         let (url, _) = try makeVaultFile(in: dir)
-        let session = VaultSession(fileURL: url, codec: PlainTestCodec())
+        let session = VaultSession(fileURL: url)
         try await session.unlock(password: "correct horse")
         try await withThrowingTaskGroup(of: Void.self) { group in
             for i in 0..<50 {
@@ -205,51 +232,11 @@ struct SessionTests {
     }
 }
 
-@Suite("Safe save")
-struct SafeSaveTests {
-    func mode(_ url: URL) throws -> Int {
-        (try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? NSNumber)?.intValue ?? -1
-    }
-
-    @Test func replacesAtomicallyKeepingPermissions() throws {
-        let dir = try TempDirectory()
-        let url = dir.file("v.kdbx")
-        try Data([1, 2, 3]).write(to: url)
-        try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: url.path)
-        var seen: [UInt8] = []
-        try SafeSave.write([4, 5, 6, 7], to: url) { seen = $0 }
-        #expect(seen == [4, 5, 6, 7])
-        #expect(try Data(contentsOf: url) == Data([4, 5, 6, 7]))
-        #expect(try mode(url) == 0o640)
-        #expect(dir.contents == ["v.kdbx"])
-    }
-
-    @Test func newFilesArePrivate() throws {
-        let dir = try TempDirectory()
-        let url = dir.file("new.kdbx")
-        try SafeSave.write(Array(repeating: 0xAB, count: 100_000), to: url) { _ in }
-        #expect(try Data(contentsOf: url).count == 100_000)
-        #expect(try mode(url) == 0o600)
-    }
-
-    @Test func refusedVerificationKeepsTheOriginal() throws {
-        struct Refused: Error {}
-        let dir = try TempDirectory()
-        let url = dir.file("v.kdbx")
-        try Data([9, 9]).write(to: url)
-        do {
-            try SafeSave.write([1], to: url) { _ in throw Refused() }
-            Issue.record("expected an error")
-        } catch {
-            #expect(error.code == .verificationFailed)
-            #expect(error.underlying is Refused)
-        }
-        #expect(try Data(contentsOf: url) == Data([9, 9]))
-        #expect(dir.contents == ["v.kdbx"])
-    }
-
-    @Test func missingDirectoryIsAnIOError() {
-        let url = URL(fileURLWithPath: "/nonexistent-mypass-dir/v.kdbx")
-        #expect(throws: CoreError(.io)) { try SafeSave.write([1], to: url) { _ in } }
-    }
+/// Progress fractions collected from another task.
+final class Reports: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [Double] = []
+    func add(_ value: Double) { lock.withLock { items.append(value) } }
+    var values: [Double] { lock.withLock { items } }
+    var count: Int { lock.withLock { items.count } }
 }

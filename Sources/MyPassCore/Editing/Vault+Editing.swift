@@ -11,8 +11,9 @@ public enum DeletionOutcome: Sendable, Equatable {
 extension Vault {
     // MARK: - Entries
 
-    /// Adds `entry` to group `groupUUID` as KeePass adds a new entry: every time stamp set to `now`,
-    /// usage count 0, no history, appended after the group's entries.
+    /// Adds `entry` to group `groupUUID` as KeePass adds a new entry: every time stamp set to `now`
+    /// (the entry's expiry, part of what is added, is kept), usage count 0, no history, appended
+    /// after the group's entries.
     ///
     /// - Returns: the entry's UUID (a fresh one when `entry` carries one already in use).
     /// - Throws: ``CoreError/Code/notFound`` when the group does not exist.
@@ -22,7 +23,12 @@ extension Vault {
         if entry.uuid.isZero || self.entry(withUUID: entry.uuid) != nil || group(withUUID: entry.uuid) != nil {
             entry.uuid = .random()
         }
+        let expiry = entry.times.expires ? entry.times.expiry : nil
         entry.times = Times.created(at: now)
+        if let expiry {
+            entry.times.expires = true
+            entry.times.expiry = expiry
+        }
         entry.history = []
         let added: Bool? = root.modifyGroup(withUUID: groupUUID) { $0.entries.append(entry); return true }
         guard added != nil else { throw CoreError(.notFound, "no such group", location: groupUUID.hexString) }
@@ -200,16 +206,7 @@ extension Vault {
             try moveGroup(uuid, to: bin, now: now)
             return .movedToRecycleBin(bin)
         }
-        func record(_ group: Group) {
-            for entry in group.entries { deletedObjects.append(DeletedObject(uuid: entry.uuid, deletionTime: now)) }
-            for child in group.groups {
-                record(child)
-                deletedObjects.append(DeletedObject(uuid: child.uuid, deletionTime: now))
-            }
-        }
-        record(group)
-        deletedObjects.append(DeletedObject(uuid: uuid, deletionTime: now))
-        root.removeGroup(withUUID: uuid)
+        removeGroupPermanently(group, now: now)
         return .deletedPermanently
     }
 

@@ -1,36 +1,41 @@
 import Foundation
 import MyPassBytes
+import MyPassCrypto
 import MyPassKDBX
 
 /// Owns one open vault and its lock/unlock lifecycle; safe to use from several tasks (an actor).
+/// It wraps a ``VaultDocument``, the one type that opens and saves vault files.
 ///
 /// - Unlock with a password and/or key file, or with credentials kept in a ``CredentialStore``.
-/// - ``lock()`` drops the key material (wiping buffers) and the decrypted model.
+///   The KDF runs off the actor (other calls are served meanwhile), reports its progress and
+///   stops when the calling task is cancelled (``CoreError/Code/cancelled``).
+/// - ``lock()`` drops the document: key material (wiping buffers) and the decrypted model.
 /// - With an auto-lock timeout, the session locks itself once that many seconds pass without use
 ///   (measured on the clock's monotonic count); every access checks it first.
-/// - ``save()`` writes through ``SafeSave``, verifying that the new file opens with the same key to
-///   the same vault manifest before it replaces the original.
-public actor VaultSession<Codec: VaultCodec> {
+/// - ``save(progress:)`` writes through ``VaultDocument/save(progress:)``; afterwards the session
+///   holds what was written.
+public actor VaultSession {
     /// The vault file.
     public nonisolated let fileURL: URL
     /// The identifier under which credentials are stored (the file path unless given).
     public nonisolated let vaultID: String
-    private let codec: Codec
+    private let options: VaultDocument.Options
     private let credentialStore: (any CredentialStore)?
     private let clock: any SessionClock
     /// Seconds of inactivity before the session locks itself; `nil` never.
     public private(set) var autoLockSeconds: Double?
-    private var key: Codec.Key?
-    private var vault: Vault?
+    private var document: VaultDocument?
     private var lastActivity: Double = 0
-    /// Whether the vault was edited since it was opened or last saved.
-    public private(set) var hasUnsavedChanges = false
+    /// Counts edits, so that a save knows whether edits arrived while it ran.
+    private var editGeneration = 0
+    private var saveInFlight: Task<Void, Never>?
 
     /// A locked session for the vault at `fileURL`.
-    public init(fileURL: URL, codec: Codec, credentialStore: (any CredentialStore)? = nil,
-                autoLockSeconds: Double? = nil, clock: any SessionClock = SystemClock(), vaultID: String? = nil) {
+    public init(fileURL: URL, options: VaultDocument.Options = VaultDocument.Options(),
+                credentialStore: (any CredentialStore)? = nil, autoLockSeconds: Double? = nil,
+                clock: any SessionClock = SystemClock(), vaultID: String? = nil) {
         self.fileURL = fileURL
-        self.codec = codec
+        self.options = options
         self.credentialStore = credentialStore
         self.autoLockSeconds = autoLockSeconds
         self.clock = clock
@@ -42,8 +47,11 @@ public actor VaultSession<Codec: VaultCodec> {
     /// Whether the session is locked (checking the auto-lock timeout first).
     public var isLocked: Bool {
         lockIfIdle()
-        return vault == nil
+        return document == nil
     }
+
+    /// Whether the vault was edited since it was opened or last saved.
+    public var hasUnsavedChanges: Bool { document?.hasUnsavedChanges ?? false }
 
     /// Changes the auto-lock timeout (`nil`: never) and counts from now.
     public func setAutoLock(seconds: Double?) {
@@ -55,36 +63,37 @@ public actor VaultSession<Codec: VaultCodec> {
     /// timer or when the app comes to the foreground.
     @discardableResult
     public func lockIfIdle() -> Bool {
-        if vault != nil, let timeout = autoLockSeconds, clock.monotonicSeconds() - lastActivity >= timeout {
+        if document != nil, let timeout = autoLockSeconds, clock.monotonicSeconds() - lastActivity >= timeout {
             lock()
         }
-        return vault == nil
+        return document == nil
     }
 
     /// Locks: releases the key material (its wiping buffers are cleared) and the decrypted model.
     /// Unsaved changes are discarded.
     public func lock() {
-        key = nil
-        vault = nil
-        hasUnsavedChanges = false
+        document = nil
     }
 
     // MARK: - Unlocking
 
     /// Unlocks with a password and/or key file contents.
     ///
-    /// - Parameter rememberCredentials: also store the credentials in the credential store (after
-    ///   a successful unlock).
-    /// - Throws: ``CoreError/Code/wrongKey``; ``CoreError/Code/io`` when the file cannot be read;
-    ///   ``CoreError/Code/codec`` for other file errors (the codec error as ``CoreError/underlying``).
-    public func unlock(password: ProtectedString?, keyFileContents: [UInt8]? = nil,
-                       rememberCredentials: Bool = false) throws(CoreError) {
+    /// - Parameters:
+    ///   - rememberCredentials: also store the credentials in the credential store (after a
+    ///     successful unlock); without a store the call fails before anything is read.
+    ///   - progress: the KDF's progress, 0...1, called from the task running it.
+    /// - Throws: ``CoreError/Code/noStoredCredential`` (remembering without a store),
+    ///   ``CoreError/Code/wrongKey``, ``CoreError/Code/io`` when the file cannot be read,
+    ///   ``CoreError/Code/cancelled``, ``CoreError/Code/codec`` for other file errors.
+    public func unlock(password: ProtectedString?, keyFileContents: [UInt8]? = nil, rememberCredentials: Bool = false,
+                       progress: (@Sendable (Double) -> Void)? = nil) async throws(CoreError) {
+        if rememberCredentials && credentialStore == nil {
+            throw CoreError(.noStoredCredential, "this session has no credential store")
+        }
         let credentials = VaultCredentials(password: password, keyFileContents: keyFileContents.map { SecureBytes($0) })
-        try unlock(with: credentials)
-        if rememberCredentials {
-            guard let credentialStore else {
-                throw CoreError(.noStoredCredential, "this session has no credential store")
-            }
+        try await unlock(with: credentials, progress: progress)
+        if rememberCredentials, let credentialStore {
             try credentialStore.save(credentials, forVault: vaultID)
         }
     }
@@ -92,28 +101,26 @@ public actor VaultSession<Codec: VaultCodec> {
     /// Unlocks with a password and/or a key file read from `keyFileURL`.
     ///
     /// - Throws: ``CoreError/Code/io`` when the key file cannot be read; as
-    ///   ``unlock(password:keyFileContents:rememberCredentials:)``.
-    public func unlock(password: ProtectedString?, keyFileURL: URL?, rememberCredentials: Bool = false) throws(CoreError) {
+    ///   ``unlock(password:keyFileContents:rememberCredentials:progress:)``.
+    public func unlock(password: ProtectedString?, keyFileURL: URL?, rememberCredentials: Bool = false,
+                       progress: (@Sendable (Double) -> Void)? = nil) async throws(CoreError) {
         var contents: [UInt8]?
         if let keyFileURL {
-            do {
-                contents = [UInt8](try Data(contentsOf: keyFileURL))
-            } catch {
-                throw CoreError(.io, "cannot read the key file", location: keyFileURL.path)
-            }
+            contents = try options.fileSystem.readFile(keyFileURL.path, maxBytes: KeyFileLimits.maxBytes)
         }
         defer { if contents != nil { wipe(&contents!) } }
-        try unlock(password: password, keyFileContents: contents, rememberCredentials: rememberCredentials)
+        try await unlock(password: password, keyFileContents: contents, rememberCredentials: rememberCredentials,
+                         progress: progress)
     }
 
     /// Unlocks with the credentials stored for ``vaultID``.
     ///
-    /// - Throws: ``CoreError/Code/noStoredCredential`` when none are stored; as ``unlock(password:keyFileContents:rememberCredentials:)``.
-    public func unlockWithStoredCredentials() throws(CoreError) {
+    /// - Throws: ``CoreError/Code/noStoredCredential`` when none are stored; as ``unlock(password:keyFileContents:rememberCredentials:progress:)``.
+    public func unlockWithStoredCredentials(progress: (@Sendable (Double) -> Void)? = nil) async throws(CoreError) {
         guard let credentialStore, let credentials = try credentialStore.credentials(forVault: vaultID) else {
             throw CoreError(.noStoredCredential, "no credentials stored for this vault")
         }
-        try unlock(with: credentials)
+        try await unlock(with: credentials, progress: progress)
     }
 
     /// Removes the stored credentials of this vault.
@@ -121,37 +128,24 @@ public actor VaultSession<Codec: VaultCodec> {
         try credentialStore?.delete(forVault: vaultID)
     }
 
-    private func unlock(with credentials: VaultCredentials) throws(CoreError) {
-        let file: [UInt8]
-        do {
-            file = [UInt8](try Data(contentsOf: fileURL))
-        } catch {
-            throw CoreError(.io, "cannot read the vault file", location: fileURL.path)
-        }
-        let newKey: Codec.Key
-        let opened: Vault
-        do {
-            newKey = try codec.makeKey(credentials)
-            opened = try codec.open(file, key: newKey)
-        } catch {
-            throw VaultSession.mapCodecError(error)
-        }
-        key = newKey
-        vault = opened
-        hasUnsavedChanges = false
+    private func unlock(with credentials: VaultCredentials, progress: (@Sendable (Double) -> Void)?) async throws(CoreError) {
+        let key = try credentials.compositeKey()
+        let opened = try await Self.open(fileURL.path, key: key, options: options, progress: progress)
+        document = opened
         lastActivity = clock.monotonicSeconds()
     }
 
-    static func mapCodecError(_ error: any Error) -> CoreError {
-        if let error = error as? CoreError { return error }
-        if let error = error as? KDBXError {
-            switch error.code {
-            case .wrongKey: return CoreError(.wrongKey, underlying: error)
-            case .io: return CoreError(.io, error.reason, underlying: error)
-            default: return CoreError(.codec, error.description, underlying: error)
-            }
+    /// Opens off the actor: the KDF runs on the task's executor, not the actor's.
+    private nonisolated static func open(_ path: String, key: CompositeKey, options: VaultDocument.Options,
+                                         progress: (@Sendable (Double) -> Void)?) async throws(CoreError) -> VaultDocument {
+        try VaultDocument.open(path, key: key, options: options, progress: handler(progress))
+    }
+
+    private nonisolated static func handler(_ progress: (@Sendable (Double) -> Void)?) -> KDFProgressHandler {
+        { fraction in
+            progress?(fraction)
+            return !Task.isCancelled
         }
-        return CoreError(.codec, "\(error)", underlying: error)
     }
 
     // MARK: - Using the vault
@@ -160,6 +154,13 @@ public actor VaultSession<Codec: VaultCodec> {
     ///
     /// - Throws: ``CoreError/Code/locked``.
     public func currentVault() throws(CoreError) -> Vault {
+        try touch().vault
+    }
+
+    /// The open document (a value copy: its key and cached transformed key included). Counts as activity.
+    ///
+    /// - Throws: ``CoreError/Code/locked``.
+    public func currentDocument() throws(CoreError) -> VaultDocument {
         try touch()
     }
 
@@ -170,7 +171,7 @@ public actor VaultSession<Codec: VaultCodec> {
     ///   ``CoreError/Code/invalidOperation``).
     @discardableResult
     public func edit<R: Sendable>(_ body: @Sendable (inout Vault, KDBXTime) throws -> R) throws(CoreError) -> R {
-        var copy = try touch()
+        var copy = try touch().vault
         let result: R
         do {
             result = try body(&copy, clock.now())
@@ -179,43 +180,79 @@ public actor VaultSession<Codec: VaultCodec> {
         } catch {
             throw CoreError(.invalidOperation, "the edit failed: \(error)", underlying: error)
         }
-        if copy != vault {
-            vault = copy
-            hasUnsavedChanges = true
+        if copy != document!.vault {
+            document!.vault = copy
+            editGeneration += 1
         }
         return result
     }
 
-    /// Saves the vault over its file through ``SafeSave``: encoded with the session's key, written
-    /// beside the original, re-opened with the same key and compared by vault manifest, then
-    /// renamed over the original.
+    /// Saves the vault over its file (see ``VaultDocument/save(progress:)``); the KDF runs off
+    /// the actor. Saves run one at a time; edits made while a save runs stay in the session,
+    /// unsaved.
     ///
-    /// - Throws: ``CoreError/Code/locked``; ``CoreError/Code/io``; ``CoreError/Code/verificationFailed``;
-    ///   ``CoreError/Code/codec``. The original file is untouched on failure.
-    public func save() throws(CoreError) {
-        let current = try touch()
-        guard let key else { throw CoreError(.locked) }
-        let bytes: [UInt8]
-        do {
-            bytes = try codec.save(current, key: key)
-        } catch {
-            throw VaultSession.mapCodecError(error)
+    /// - Returns: the document's report (version raised, merge, warnings).
+    /// - Throws: ``CoreError/Code/locked`` and what ``VaultDocument/save(progress:)`` throws; the
+    ///   original file is untouched on failure.
+    @discardableResult
+    public func save(progress: (@Sendable (Double) -> Void)? = nil) async throws(CoreError) -> VaultDocument.SaveReport {
+        while let running = saveInFlight { await running.value }
+        var snapshot = try touch()
+        let generation = editGeneration
+        let (gate, open) = Self.gate()
+        saveInFlight = gate
+        defer {
+            saveInFlight = nil
+            open()
         }
-        let codec = self.codec
-        let expected = codec.manifest(of: current)
-        try SafeSave.write(bytes, to: fileURL) { written in
-            let reopened = try codec.open(written, key: key)
-            guard codec.manifest(of: reopened) == expected else {
-                throw CoreError(.verificationFailed, "the saved vault differs from the one in memory")
-            }
+        let report = try await Self.save(&snapshot, progress: progress)
+        guard document != nil else { return report }
+        if editGeneration != generation {
+            snapshot.vault = document!.vault
         }
-        hasUnsavedChanges = false
+        document = snapshot
+        return report
     }
 
-    private func touch() throws(CoreError) -> Vault {
+    private nonisolated static func save(_ document: inout VaultDocument,
+                                         progress: (@Sendable (Double) -> Void)?) async throws(CoreError) -> VaultDocument.SaveReport {
+        try document.save(progress: handler(progress))
+    }
+
+    /// A task that finishes when `open` is called (for callers waiting on a running save).
+    private static func gate() -> (Task<Void, Never>, @Sendable () -> Void) {
+        let (stream, continuation) = AsyncStream<Void>.makeStream()
+        let task = Task { for await _ in stream {} }
+        return (task, { continuation.finish() })
+    }
+
+    private func touch() throws(CoreError) -> VaultDocument {
         lockIfIdle()
-        guard let vault else { throw CoreError(.locked) }
+        guard let document else { throw CoreError(.locked) }
         lastActivity = clock.monotonicSeconds()
-        return vault
+        return document
+    }
+}
+
+/// A session over a KDBX file (the former generic name).
+public typealias KDBXVaultSession = VaultSession
+
+/// Bounds on key files.
+public enum KeyFileLimits {
+    /// The largest key file read: 64 MiB (KeePass hashes any file; nobody's key file is larger).
+    public static let maxBytes = 64 << 20
+}
+
+extension VaultCredentials {
+    /// The composite key (SHA-256 of the password and key-file components).
+    /// - Throws: ``CoreError/Code/codec`` for an unusable key file or no component at all.
+    public func compositeKey() throws(CoreError) -> CompositeKey {
+        var keyFile = keyFileContents?.unsafeArray
+        defer { if keyFile != nil { wipe(&keyFile!) } }
+        do {
+            return try CompositeKey(password: password, keyFileContents: keyFile)
+        } catch {
+            throw CoreError(codecError: error)
+        }
     }
 }

@@ -1,0 +1,171 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The POSIX file system (Linux and Darwin).
+public struct SystemFileSystem: VaultFileSystem {
+    /// The file system of this process.
+    public init() {}
+
+    public func resolve(_ path: String) throws(CoreError) -> String {
+        guard let resolved = realpath(path, nil) else { throw Self.error("cannot resolve the path", path) }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    public func status(_ path: String) throws(CoreError) -> VaultFileStatus? {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            if errno == ENOENT { return nil }
+            throw Self.error("cannot read the file's status", path)
+        }
+        return Self.status(info)
+    }
+
+    public func isWritable(_ path: String) -> Bool { access(path, W_OK) == 0 }
+
+    public func readFile(_ path: String, maxBytes: Int) throws(CoreError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw Self.error("cannot open", path) }
+        defer { _ = posixClose(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw Self.error("cannot read the file's status", path) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw CoreError(.io, "not a regular file", location: path)
+        }
+        guard Int64(info.st_size) <= Int64(maxBytes) else {
+            throw CoreError(.limitExceeded, "the file has \(info.st_size) bytes, more than the limit of \(maxBytes)", location: path)
+        }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        var done = 0
+        while done < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + done, $0.count - done) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw Self.error("cannot read", path)
+            }
+            if count == 0 { throw CoreError(.io, "the file became shorter while it was read", location: path) }
+            done += count
+        }
+        // A file that grew while it was read is read again by the caller's identity check.
+        return bytes
+    }
+
+    public func lock(_ path: String, timeoutSeconds: Double) throws(CoreError) -> VaultFileHandle {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw Self.error("cannot open for locking", path) }
+        let deadline = ContinuousClock.now + .milliseconds(Int64(max(0, timeoutSeconds) * 1000))
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            let reason = errno
+            guard reason == EWOULDBLOCK || reason == EINTR else {
+                _ = posixClose(fd)
+                throw Self.error("cannot lock", path, code: reason)
+            }
+            if ContinuousClock.now >= deadline {
+                _ = posixClose(fd)
+                throw CoreError(.io, "another program is saving this vault (its lock is still held after \(Int(timeoutSeconds)) seconds)", location: path)
+            }
+            usleep(20_000)
+        }
+        return VaultFileHandle(rawValue: fd)
+    }
+
+    public func status(of handle: VaultFileHandle) throws(CoreError) -> VaultFileStatus {
+        var info = stat()
+        guard fstat(handle.rawValue, &info) == 0 else { throw Self.error("cannot read the file's status", "") }
+        return Self.status(info)
+    }
+
+    public func createExclusive(_ path: String, permissions: UInt32, owner: (userID: UInt32, groupID: UInt32)?) throws(CoreError) -> VaultFileHandle {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw Self.error("cannot create a temporary file", path) }
+        if let owner, geteuid() == 0 {
+            guard fchown(fd, owner.userID, owner.groupID) == 0 else {
+                let failure = Self.error("cannot keep the vault's owner", path)
+                _ = posixClose(fd)
+                unlink(path)
+                throw failure
+            }
+        }
+        guard fchmod(fd, mode_t(permissions & 0o7777)) == 0 else {
+            let failure = Self.error("cannot set permissions", path)
+            _ = posixClose(fd)
+            unlink(path)
+            throw failure
+        }
+        return VaultFileHandle(rawValue: fd)
+    }
+
+    public func write(_ handle: VaultFileHandle, _ bytes: UnsafeRawBufferPointer) throws(CoreError) {
+        guard let base = bytes.baseAddress else { return }
+        var done = 0
+        while done < bytes.count {
+            let count = posixWrite(handle.rawValue, base + done, bytes.count - done)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw Self.error("cannot write", "")
+            }
+            if count == 0 { throw CoreError(.io, "cannot write: the system accepted no bytes") }
+            done += count
+        }
+    }
+
+    public func synchronize(_ handle: VaultFileHandle) throws(CoreError) {
+        #if canImport(Darwin)
+        if fcntl(handle.rawValue, F_FULLFSYNC) == 0 { return }
+        #endif
+        guard fsync(handle.rawValue) == 0 else { throw Self.error("cannot flush to disk", "") }
+    }
+
+    public func close(_ handle: VaultFileHandle) { _ = posixClose(handle.rawValue) }
+
+    public func rename(_ source: String, to destination: String) throws(CoreError) {
+        guard posixRename(source, destination) == 0 else { throw Self.error("cannot replace the vault file", destination) }
+    }
+
+    public func synchronizeDirectory(_ path: String) throws(CoreError) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw Self.error("cannot open the directory", path) }
+        defer { _ = posixClose(fd) }
+        guard fsync(fd) == 0 else { throw Self.error("cannot flush the directory to disk", path) }
+    }
+
+    public func remove(_ path: String) throws(CoreError) {
+        guard unlink(path) == 0 else { throw Self.error("cannot remove", path) }
+    }
+
+    public func contentsOfDirectory(_ path: String) throws(CoreError) -> [String] {
+        do {
+            return try FileManager.default.contentsOfDirectory(atPath: path)
+        } catch {
+            throw CoreError(.io, "cannot list the directory", location: path)
+        }
+    }
+
+    private static func status(_ info: stat) -> VaultFileStatus {
+        #if canImport(Darwin)
+        let modification = info.st_mtimespec
+        #else
+        let modification = info.st_mtim
+        #endif
+        return VaultFileStatus(
+            device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino),
+            size: Int64(info.st_size), modificationSeconds: Int64(modification.tv_sec),
+            modificationNanoseconds: Int64(modification.tv_nsec), permissions: UInt32(info.st_mode & 0o7777),
+            userID: UInt32(info.st_uid), groupID: UInt32(info.st_gid), isRegularFile: (info.st_mode & S_IFMT) == S_IFREG)
+    }
+
+    private static func error(_ what: String, _ path: String, code: Int32 = errno) -> CoreError {
+        CoreError(.io, what + ": " + String(cString: strerror(code)), location: path.isEmpty ? nil : path)
+    }
+}
+
+// The libc functions whose names the protocol's methods shadow inside the type.
+private func posixClose(_ fd: Int32) -> Int32 { close(fd) }
+private func posixWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int { write(fd, buffer, count) }
+private func posixRename(_ source: String, _ destination: String) -> Int32 { rename(source, destination) }

@@ -1,0 +1,212 @@
+import Foundation
+import MyPassBytes
+import MyPassCrypto
+import MyPassKDBX
+
+/// One open vault file: where it is, which state of it was read, the key that opened it, and the
+/// model. The only code in MyPass that writes vault files: the CLI, ``VaultSession`` and the agent
+/// all open, edit and save through it.
+///
+/// - Opening resolves symbolic links, records the file's identity (real path, `stat`, SHA-256)
+///   and runs the KDF once (none with a ``CachedTransformedKey`` that fits the file's seed).
+/// - ``save(now:)`` locks the file, checks its identity again (a change made meanwhile is merged
+///   with ``mergeHandler`` or refused, never overwritten), draws fresh seeds, runs the KDF once,
+///   streams the file to a temporary file beside the real one (same mode, and owner when run as
+///   root), flushes it, checks it by decrypting it with the keys just derived, renames it over
+///   the real path (a symbolic link stays a link; its target gets the new content) and flushes
+///   the directory.
+public struct VaultDocument: Sendable {
+    /// What happened to the file on disk when a save found it changed.
+    public typealias MergeHandler = @Sendable (_ ours: Vault, _ onDisk: Vault) throws(CoreError) -> MergeOutcome
+
+    /// A merge's result, for ``MergeHandler``.
+    public struct MergeOutcome: Sendable {
+        /// The vault to save: our changes merged into what is on disk.
+        public var vault: Vault
+        /// One line per change the merge made, for the user.
+        public var summary: [String]
+
+        /// An outcome from its parts.
+        public init(vault: Vault, summary: [String]) {
+            self.vault = vault
+            self.summary = summary
+        }
+    }
+
+    /// How a document opens and saves.
+    public struct Options: Sendable {
+        /// Limits for reading (sizes, KDF cost).
+        public var limits: KDBXLimits
+        /// How saves are written (compression level, block size; the version is the document's rule).
+        public var saveOptions: KDBXSaveOptions
+        /// The largest vault file read, in bytes (default 1 GiB).
+        public var maxFileBytes: Int
+        /// Seconds a save waits for another writer's lock (default 30).
+        public var lockTimeoutSeconds: Double
+        /// The file operations.
+        public var fileSystem: any VaultFileSystem
+        /// The KDF.
+        public var keyDerivation: KeyDerivation
+        /// Merges our changes into a file that changed on disk; `nil`: such a save fails with
+        /// ``CoreError/Code/fileChangedOnDisk``.
+        public var mergeHandler: MergeHandler?
+
+        /// Options with the defaults above and the system file system.
+        public init(limits: KDBXLimits = KDBXLimits(), saveOptions: KDBXSaveOptions = KDBXSaveOptions(),
+                    maxFileBytes: Int = 1 << 30, lockTimeoutSeconds: Double = 30,
+                    fileSystem: any VaultFileSystem = SystemFileSystem(), keyDerivation: KeyDerivation = .standard,
+                    mergeHandler: MergeHandler? = nil) {
+            self.limits = limits
+            self.saveOptions = saveOptions
+            self.maxFileBytes = maxFileBytes
+            self.lockTimeoutSeconds = lockTimeoutSeconds
+            self.fileSystem = fileSystem
+            self.keyDerivation = keyDerivation
+            self.mergeHandler = mergeHandler
+        }
+    }
+
+    /// The path the document was opened with (a symbolic link stays one).
+    public let path: String
+    /// The state of the file this document last read or wrote.
+    public internal(set) var identity: VaultFileIdentity
+    /// The decrypted model. Edit it directly or with ``edit(_:)``; ``save(now:)`` writes it.
+    public var vault: Vault
+    /// The composite key that opened the vault (and that saves use).
+    public let key: CompositeKey
+    /// The transformed key for the file's current KDF parameters (what unlock-once caches).
+    public internal(set) var cachedKey: CachedTransformedKey
+    /// The options in force.
+    public var options: Options
+    /// The model as last read or written, to tell whether there is anything to save.
+    var savedVault: Vault
+
+    /// Whether the model differs from the file.
+    public var hasUnsavedChanges: Bool { vault != savedVault }
+
+    /// Opens the vault at `path` with `key`.
+    ///
+    /// - Parameters:
+    ///   - path: the vault file; relative paths are taken from the current directory.
+    ///   - key: the composite key.
+    ///   - cachedKey: a transformed key from an earlier unlock; used (no KDF) when it was derived
+    ///     for the file's KDF parameters, ignored otherwise.
+    ///   - options: limits, file system, KDF.
+    ///   - progress: the KDF's progress; return `false` to cancel.
+    /// - Throws: ``CoreError`` `.io` (missing or unreadable file), `.limitExceeded` (file too large),
+    ///   `.wrongKey`, `.cancelled`, `.codec` (corrupted or unsupported file; the ``MyPassKDBX/KDBXError``
+    ///   as ``CoreError/underlying``).
+    /// - Complexity: one KDF run (none with a fitting `cachedKey`), then linear in the file size.
+    public static func open(_ path: String, key: CompositeKey, cachedKey: CachedTransformedKey? = nil,
+                            options: Options = Options(), progress: KDFProgressHandler? = nil) throws(CoreError) -> VaultDocument {
+        let absolute = absolutePath(path)
+        let realPath = try options.fileSystem.resolve(absolute)
+        let (bytes, status) = try readStable(realPath, options: options)
+        let (vault, cached) = try decode(bytes, key: key, cachedKey: cachedKey, options: options, progress: progress)
+        let identity = VaultFileIdentity(path: realPath, status: status, bytes: bytes)
+        return VaultDocument(path: absolute, identity: identity, vault: vault, key: key, cachedKey: cached,
+                             options: options, savedVault: vault)
+    }
+
+    /// Edits the model; `body` gets it in place. All or nothing: when `body` throws, the model is
+    /// as before.
+    /// - Throws: what `body` throws.
+    @discardableResult
+    public mutating func edit<R>(_ body: (inout Vault) throws(CoreError) -> R) throws(CoreError) -> R {
+        var copy = vault
+        let result = try body(&copy)
+        vault = copy
+        return result
+    }
+
+    /// Refuses a vault that cannot be saved before anything is asked or derived: the file (when it
+    /// exists) and its directory must be writable by this user, and a file whose mode has no write
+    /// bit at all is read-only even for root (as keepassxc-cli and KeePass treat it).
+    /// - Parameter path: the vault file (symbolic links are followed to the real file).
+    /// - Throws: ``CoreError/Code/readOnly`` naming the file or directory; ``CoreError/Code/io``
+    ///   when the path cannot be resolved.
+    public static func checkWritable(_ path: String, fileSystem: any VaultFileSystem = SystemFileSystem()) throws(CoreError) {
+        let absolute = absolutePath(path)
+        let realPath: String
+        if try fileSystem.status(absolute) != nil {
+            realPath = try fileSystem.resolve(absolute)
+        } else {
+            realPath = try fileSystem.resolve(directoryOf(absolute)) + "/" + lastComponent(absolute)
+        }
+        let directory = directoryOf(realPath)
+        if let status = try fileSystem.status(realPath) {
+            guard status.isRegularFile else { throw CoreError(.readOnly, "not a regular file", location: realPath) }
+            guard status.permissions & 0o222 != 0, fileSystem.isWritable(realPath) else {
+                throw CoreError(.readOnly, "the file is read-only (mode \(String(status.permissions, radix: 8)))", location: realPath)
+            }
+        }
+        let directoryStatus = try fileSystem.status(directory)
+        guard let directoryStatus, directoryStatus.permissions & 0o222 != 0, fileSystem.isWritable(directory) else {
+            throw CoreError(.readOnly, "the directory holding the vault is read-only; a save writes a temporary file beside the vault and renames it", location: directory)
+        }
+    }
+
+    // MARK: - Reading
+
+    /// The file's bytes and the status they belong to: read again when the file changed while it
+    /// was read (a writer in between), so that identity and content always agree.
+    static func readStable(_ realPath: String, options: Options) throws(CoreError) -> ([UInt8], VaultFileStatus) {
+        let fileSystem = options.fileSystem
+        for _ in 0..<5 {
+            guard let before = try fileSystem.status(realPath) else {
+                throw CoreError(.io, "no such file", location: realPath)
+            }
+            let bytes = try fileSystem.readFile(realPath, maxBytes: options.maxFileBytes)
+            guard let after = try fileSystem.status(realPath) else { continue }
+            if before == after && Int64(bytes.count) == after.size { return (bytes, after) }
+        }
+        throw CoreError(.io, "the file keeps changing while it is read", location: realPath)
+    }
+
+    /// Decodes a file: the KDF (or the cached key), then the payload.
+    static func decode(_ bytes: [UInt8], key: CompositeKey, cachedKey: CachedTransformedKey?, options: Options,
+                       progress: KDFProgressHandler?) throws(CoreError) -> (Vault, CachedTransformedKey) {
+        do throws(KDBXError) {
+            let reader = try KDBXReader(file: bytes, limits: options.limits)
+            let kdf = reader.header.kdf
+            let transformed: SecureBytes
+            if let cachedKey, cachedKey.isValid(for: kdf) {
+                transformed = cachedKey.transformedKey
+            } else {
+                transformed = try options.keyDerivation.transform(key, kdf, options.limits, progress)
+            }
+            let keys = try reader.keys(transformedKey: transformed)
+            let vault = try reader.readVault(keys: keys)
+            return (vault, CachedTransformedKey(transformedKey: transformed, kdf: kdf))
+        } catch {
+            throw CoreError(codecError: error)
+        }
+    }
+
+    static func absolutePath(_ path: String) -> String {
+        if path.hasPrefix("/") { return path }
+        return FileManager.default.currentDirectoryPath + "/" + path
+    }
+
+    static func directoryOf(_ path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    static func lastComponent(_ path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        return String(path[path.index(after: slash)...])
+    }
+}
+
+extension CoreError {
+    /// The core error for a codec error: wrong key, cancelled, size limits, I/O, or a file error.
+    public init(codecError error: KDBXError) {
+        switch error.code {
+        case .wrongKey: self.init(.wrongKey, underlying: error)
+        case .cancelled: self.init(.cancelled, error.reason, underlying: error)
+        case .io: self.init(.io, error.reason, underlying: error)
+        default: self.init(.codec, error.description, underlying: error)
+        }
+    }
+}

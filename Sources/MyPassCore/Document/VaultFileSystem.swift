@@ -1,0 +1,100 @@
+import Foundation
+
+/// What a ``VaultDocument`` needs to know of a file: `stat(2)`'s answer.
+public struct VaultFileStatus: Sendable, Equatable {
+    /// The device holding the file.
+    public var device: UInt64
+    /// The file's inode number (a rename over the path gives a new one).
+    public var inode: UInt64
+    /// The size in bytes.
+    public var size: Int64
+    /// The modification time: seconds since 1970 and the nanoseconds within that second.
+    public var modificationSeconds: Int64
+    public var modificationNanoseconds: Int64
+    /// The permission bits (`st_mode & 0o7777`).
+    public var permissions: UInt32
+    /// The owner's user and group ids.
+    public var userID: UInt32
+    public var groupID: UInt32
+    /// Whether it is a regular file.
+    public var isRegularFile: Bool
+
+    /// A status from its parts (tests build their own).
+    public init(device: UInt64, inode: UInt64, size: Int64, modificationSeconds: Int64, modificationNanoseconds: Int64,
+                permissions: UInt32, userID: UInt32, groupID: UInt32, isRegularFile: Bool) {
+        self.device = device
+        self.inode = inode
+        self.size = size
+        self.modificationSeconds = modificationSeconds
+        self.modificationNanoseconds = modificationNanoseconds
+        self.permissions = permissions
+        self.userID = userID
+        self.groupID = groupID
+        self.isRegularFile = isRegularFile
+    }
+}
+
+/// An open file of the file-system seam (a descriptor, or what an implementation uses instead).
+public struct VaultFileHandle: Sendable, Hashable {
+    /// The implementation's number for it (a POSIX file descriptor for ``SystemFileSystem``).
+    public var rawValue: Int32
+    /// A handle from its number.
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+}
+
+/// Every file operation that opening and saving a vault makes, in one seam: ``SystemFileSystem``
+/// is POSIX; an iOS app wraps these in file coordination and security-scoped access; tests inject
+/// failures at any call. All paths are absolute. Every method reports failure as
+/// ``CoreError/Code/io`` with the path and the system's reason.
+public protocol VaultFileSystem: Sendable {
+    /// The path with every symbolic link and `.`/`..` resolved (`realpath(3)`).
+    func resolve(_ path: String) throws(CoreError) -> String
+    /// `stat(2)` of `path`, or `nil` when nothing is there.
+    func status(_ path: String) throws(CoreError) -> VaultFileStatus?
+    /// Whether the calling user may write `path` (`access(2)` with `W_OK`).
+    func isWritable(_ path: String) -> Bool
+    /// The whole content of a regular file, at most `maxBytes` bytes (larger files are refused
+    /// before reading, with ``CoreError/Code/limitExceeded``).
+    func readFile(_ path: String, maxBytes: Int) throws(CoreError) -> [UInt8]
+    /// Waits up to `timeoutSeconds` for an exclusive advisory lock (`flock(2)`) on the file at
+    /// `path`, which must exist. The lock is the handle's: ``close(_:)`` releases it, and so does
+    /// the end of the process, so a crashed writer never leaves a stale lock.
+    /// - Throws: ``CoreError/Code/io`` when the file cannot be opened, or the lock is still held by
+    ///   another process after the timeout.
+    func lock(_ path: String, timeoutSeconds: Double) throws(CoreError) -> VaultFileHandle
+    /// `fstat(2)` of an open handle.
+    func status(of handle: VaultFileHandle) throws(CoreError) -> VaultFileStatus
+    /// Creates `path` exclusively (`O_CREAT | O_EXCL`) for writing, with `permissions`, owned by
+    /// `owner` (user and group ids) when given and the process may give it away (root).
+    func createExclusive(_ path: String, permissions: UInt32, owner: (userID: UInt32, groupID: UInt32)?) throws(CoreError) -> VaultFileHandle
+    /// Writes all of `bytes` at the handle's position (retrying short writes and `EINTR`; a write
+    /// that makes no progress is an error, never a spin).
+    func write(_ handle: VaultFileHandle, _ bytes: UnsafeRawBufferPointer) throws(CoreError)
+    /// Flushes the file to stable storage (`fsync(2)`, `F_FULLFSYNC` where the system has it).
+    func synchronize(_ handle: VaultFileHandle) throws(CoreError)
+    /// Closes the handle (releasing its lock, if it holds one).
+    func close(_ handle: VaultFileHandle)
+    /// Renames `source` over `destination` in one atomic step (`rename(2)`; same directory).
+    func rename(_ source: String, to destination: String) throws(CoreError)
+    /// Flushes a directory's entries (after a rename) to stable storage.
+    func synchronizeDirectory(_ path: String) throws(CoreError)
+    /// Removes a file.
+    func remove(_ path: String) throws(CoreError)
+    /// The names in a directory (for finding our stale temporary files).
+    func contentsOfDirectory(_ path: String) throws(CoreError) -> [String]
+}
+
+extension VaultFileSystem {
+    /// Writes `bytes` (see ``write(_:_:)-(_,UnsafeRawBufferPointer)``).
+    public func write(_ handle: VaultFileHandle, _ bytes: ArraySlice<UInt8>) throws(CoreError) {
+        let result: Result<Void, CoreError> = bytes.withUnsafeBytes { buffer in
+            do throws(CoreError) {
+                try write(handle, buffer)
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        try result.get()
+    }
+}

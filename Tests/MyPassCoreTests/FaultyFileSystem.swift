@@ -1,0 +1,118 @@
+import Foundation
+import MyPassCore
+import MyPassKDBX
+
+/// The system file system with failures on demand: the next call of one operation fails, or every
+/// write flips a bit (so that the save's check must catch it). Counts the calls of each operation.
+final class FaultyFileSystem: VaultFileSystem, @unchecked Sendable {
+    enum Operation: String, CaseIterable, Sendable {
+        case resolve, status, readFile, lock, createExclusive, write, synchronize, rename, synchronizeDirectory, remove
+    }
+
+    private let base = SystemFileSystem()
+    private let guardLock = NSLock()
+    private var failing: Set<Operation> = []
+    private var calls: [Operation: Int] = [:]
+    private var corrupting = false
+
+    /// Makes every later call of `operation` fail with an I/O error.
+    func fail(_ operation: Operation) { guardLock.withLock { _ = failing.insert(operation) } }
+
+    /// Whether writes flip the first bit of what they write.
+    var corruptsWrites: Bool {
+        get { guardLock.withLock { corrupting } }
+        set { guardLock.withLock { corrupting = newValue } }
+    }
+
+    /// How often `operation` was called.
+    func count(_ operation: Operation) -> Int { guardLock.withLock { calls[operation, default: 0] } }
+
+    private func enter(_ operation: Operation) throws(CoreError) {
+        let fails = guardLock.withLock { () -> Bool in
+            calls[operation, default: 0] += 1
+            return failing.contains(operation)
+        }
+        if fails { throw CoreError(.io, "injected failure: \(operation.rawValue)") }
+    }
+
+    func resolve(_ path: String) throws(CoreError) -> String {
+        try enter(.resolve)
+        return try base.resolve(path)
+    }
+
+    func status(_ path: String) throws(CoreError) -> VaultFileStatus? {
+        try enter(.status)
+        return try base.status(path)
+    }
+
+    func isWritable(_ path: String) -> Bool { base.isWritable(path) }
+
+    func readFile(_ path: String, maxBytes: Int) throws(CoreError) -> [UInt8] {
+        try enter(.readFile)
+        return try base.readFile(path, maxBytes: maxBytes)
+    }
+
+    func lock(_ path: String, timeoutSeconds: Double) throws(CoreError) -> VaultFileHandle {
+        try enter(.lock)
+        return try base.lock(path, timeoutSeconds: timeoutSeconds)
+    }
+
+    func status(of handle: VaultFileHandle) throws(CoreError) -> VaultFileStatus { try base.status(of: handle) }
+
+    func createExclusive(_ path: String, permissions: UInt32, owner: (userID: UInt32, groupID: UInt32)?) throws(CoreError) -> VaultFileHandle {
+        try enter(.createExclusive)
+        return try base.createExclusive(path, permissions: permissions, owner: owner)
+    }
+
+    func write(_ handle: VaultFileHandle, _ bytes: UnsafeRawBufferPointer) throws(CoreError) {
+        try enter(.write)
+        if corruptsWrites, bytes.count > 0 {
+            var copy = [UInt8](bytes)
+            copy[copy.count / 2] ^= 0x01
+            let result: Result<Void, CoreError> = copy.withUnsafeBytes { buffer in
+                do throws(CoreError) { try base.write(handle, buffer); return .success(()) } catch { return .failure(error) }
+            }
+            try result.get()
+            return
+        }
+        try base.write(handle, bytes)
+    }
+
+    func synchronize(_ handle: VaultFileHandle) throws(CoreError) {
+        try enter(.synchronize)
+        try base.synchronize(handle)
+    }
+
+    func close(_ handle: VaultFileHandle) { base.close(handle) }
+
+    func rename(_ source: String, to destination: String) throws(CoreError) {
+        try enter(.rename)
+        try base.rename(source, to: destination)
+    }
+
+    func synchronizeDirectory(_ path: String) throws(CoreError) {
+        try enter(.synchronizeDirectory)
+        try base.synchronizeDirectory(path)
+    }
+
+    func remove(_ path: String) throws(CoreError) {
+        try enter(.remove)
+        try base.remove(path)
+    }
+
+    func contentsOfDirectory(_ path: String) throws(CoreError) -> [String] { try base.contentsOfDirectory(path) }
+}
+
+/// Counts KDF runs (the document's key derivation seam).
+final class KDFCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var runs = 0
+    var count: Int { lock.withLock { runs } }
+
+    var derivation: KeyDerivation {
+        KeyDerivation { [self] (key, kdf, limits, progress) throws(KDBXError) in
+            lock.withLock { runs += 1 }
+            return try KeyDerivation.standard.transform(key, kdf, limits, progress)
+        }
+    }
+}
