@@ -8,20 +8,13 @@ enum AddCommand {
         let changes = try EntryChanges(parsed)
         let components = Vault.pathComponents(parsed.required("path"))
         guard let title = components.last else { throw parsed.usageError("The path must end with the new entry's title") }
-        if changes.title != nil { throw parsed.usageError("add takes the title from PATH/TITLE, not --title") }
-        var (context, prompted) = try VaultContext.open(parsed, readsEntryPassword: changes.readsPassword)
+        if changes.patch.title != nil { throw parsed.usageError("add takes the title from PATH/TITLE, not --title") }
+        var (context, prompted) = try VaultContext.open(parsed, readsEntryPassword: changes.readsPassword, forWriting: true)
         let groupPath = Array(components.dropLast())
-        let (group, _) = try context.vault.locateGroup(Vault.display(groupPath))
-        var entry = context.vault.newEntry()
-        entry.title = title
-        let meta = context.vault.meta
-        changes.apply(to: &entry, password: try changes.newPassword(prompted: prompted), protects: meta.memoryProtection.protects)
-        let uuid = try context.vault.addEntry(entry, to: group.uuid, now: currentTime())
-        if let expiry = changes.expiry {
-            // addEntry stamps every time anew; the expiry is part of what is being added.
-            context.vault.root.modifyEntry(withUUID: uuid) { $0.setExpiry(expiry) }
-        }
+        let group = try context.vault.resolveGroup(path: Vault.displayPath(groupPath)).group
+        let patch = try changes.patch(prompted: prompted)
+        let uuid = try context.vault.addEntry(titled: title, to: group.uuid, applying: patch, now: currentTime())
         try context.save()
-        Console.line("Added entry '\(Vault.display(groupPath + [title]))' (\(uuid.hexString)).")
+        Console.line("Added entry '\(Vault.displayPath(groupPath + [title]))' (\(uuid.hexString)).")
     }
 }

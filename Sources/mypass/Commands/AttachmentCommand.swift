@@ -7,10 +7,10 @@ enum AttachmentCommand {
     /// Writes the attachment to FILE, or to standard output.
     static func export(_ parsed: ParsedArguments) throws {
         let (context, _) = try VaultContext.open(parsed)
-        let located = try context.vault.locateEntry(parsed.required("entry"))
+        let located = try context.vault.resolveEntry(path: parsed.required("entry"))
         let name = parsed.required("name")
         guard let attachment = located.entry.attachment(named: name) else {
-            throw CLIError.failure("entry '\(Vault.display(located.groupPath + [located.entry.title]))' has no attachment '\(name)'")
+            throw CLIError.failure("entry '\(Vault.displayPath(located.path))' has no attachment '\(name)'")
         }
         guard let file = parsed.positional("file") else {
             Console.outBytes(attachment.data)
@@ -25,22 +25,22 @@ enum AttachmentCommand {
     /// Attaches FILE under NAME (replacing one with that name); the entry's history keeps the old state.
     static func importFile(_ parsed: ParsedArguments) throws {
         let data = try VaultContext.readFile(parsed.required("file"), what: "file")
-        var (context, _) = try VaultContext.open(parsed)
-        let located = try context.vault.locateEntry(parsed.required("entry"))
+        var (context, _) = try VaultContext.open(parsed, forWriting: true)
+        let located = try context.vault.resolveEntry(path: parsed.required("entry"))
         let name = parsed.required("name")
         try context.vault.editEntry(located.entry.uuid, now: currentTime()) { entry in
             entry.setAttachment(Attachment(name: name, data: data))
         }
         try context.save()
-        Console.line("Attached '\(name)' (\(Text.byteSize(data.count))) to '\(Vault.display(located.groupPath + [located.entry.title]))'.")
+        Console.line("Attached '\(name)' (\(Text.byteSize(data.count))) to '\(Vault.displayPath(located.path))'.")
     }
 
     /// Removes attachment NAME; the entry's history keeps the old state.
     static func remove(_ parsed: ParsedArguments) throws {
-        var (context, _) = try VaultContext.open(parsed)
-        let located = try context.vault.locateEntry(parsed.required("entry"))
+        var (context, _) = try VaultContext.open(parsed, forWriting: true)
+        let located = try context.vault.resolveEntry(path: parsed.required("entry"))
         let name = parsed.required("name")
-        let entryName = Vault.display(located.groupPath + [located.entry.title])
+        let entryName = Vault.displayPath(located.path)
         guard located.entry.attachment(named: name) != nil else {
             throw CLIError.failure("entry '\(entryName)' has no attachment '\(name)'")
         }

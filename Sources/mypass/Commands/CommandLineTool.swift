@@ -40,12 +40,7 @@ enum CommandLineTool {
             report(mapped)
             return mapped.exitCode.rawValue
         } catch let error as CoreError {
-            let mapped: CLIError
-            if let codec = error.underlying as? KDBXError {
-                mapped = map(codec)
-            } else {
-                mapped = .failure(error.description)
-            }
+            let mapped = map(error)
             report(mapped)
             return mapped.exitCode.rawValue
         } catch {
@@ -124,8 +119,24 @@ enum CommandLineTool {
             return CLIError(.wrongKey, prefix + text)
         case .corruptedFile, .unsupported, .limitExceeded:
             return CLIError(.corruptedOrUnsupported, prefix + error.description)
-        case .io, .invalidModel:
+        case .io, .invalidModel, .cancelled:
             return CLIError(.failure, prefix + error.description)
+        }
+    }
+
+    /// The exit code and wording for a core error: codec errors as above, a missing or ambiguous
+    /// name as its reason alone, anything else as its description (exit 1).
+    static func map(_ error: CoreError, file: String? = nil) -> CLIError {
+        if let codec = error.underlying as? KDBXError, error.code == .codec || error.code == .wrongKey {
+            return map(codec, file: file)
+        }
+        switch error.code {
+        case .wrongKey:
+            return CLIError(.wrongKey, (file.map { "cannot open '\($0)': " } ?? "") + "wrong password or key file")
+        case .notFound, .ambiguous:
+            return .failure(error.reason.isEmpty ? error.description : error.reason)
+        default:
+            return .failure((file.map { "cannot open '\($0)': " } ?? "") + error.description)
         }
     }
 

@@ -1,3 +1,4 @@
+import MyPassCore
 import MyPassKDBX
 
 /// `mypass groups VAULT`: the group tree, one group per line, indented by depth, with entry counts.
@@ -6,8 +7,10 @@ enum GroupsCommand {
         let (context, _) = try VaultContext.open(parsed)
         let groups = context.vault.locatedGroups
         if parsed.flag("json") {
-            let items = groups.map { group, path in
-                JSON.object([
+            let items = groups.map { located in
+                let (group, path) = (located.group, located.path)
+                return
+JSON.object([
                     ("uuid", .string(group.uuid.hexString)),
                     ("name", .string(group.name)),
                     ("path", .array(path.map { .string($0) })),
@@ -18,7 +21,8 @@ enum GroupsCommand {
             return
         }
         var out = ""
-        for (group, path) in groups {
+        for located in groups {
+            let (group, path) = (located.group, located.path)
             let indent = String(repeating: "  ", count: path.count)
             let name = path.isEmpty ? Text.oneLine(group.name) : Text.oneLine(group.name) + "/"
             let count = group.entries.count

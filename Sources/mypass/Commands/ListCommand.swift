@@ -1,3 +1,4 @@
+import MyPassCore
 import MyPassKDBX
 
 /// `mypass ls VAULT [--group PATH ...] [--search TEXT] [--json]`: the app's flat list.
@@ -7,7 +8,7 @@ enum ListCommand {
         let vault = context.vault
         var selected: [KDBXUUID] = []
         for path in parsed.values("group") {
-            selected.append(try vault.locateGroup(path).group.uuid)
+            selected.append(try vault.resolveGroup(path: path).group.uuid)
         }
         let entries = vault.displayedEntries(groups: selected, search: parsed.value("search") ?? "").map(LocatedEntry.init)
         if parsed.flag("json") {

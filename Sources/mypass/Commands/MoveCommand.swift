@@ -5,17 +5,17 @@ import MyPassKDBX
 /// `mypass mv VAULT ENTRY GROUP`.
 enum MoveCommand {
     static func run(_ parsed: ParsedArguments) throws {
-        var (context, _) = try VaultContext.open(parsed)
-        let located = try context.vault.locateEntry(parsed.required("entry"))
-        let (group, path) = try context.vault.locateGroup(parsed.required("group"))
-        let name = Vault.display(located.groupPath + [located.entry.title])
-        let target = path.isEmpty ? "/" : Vault.display(path)
-        if group.uuid == located.groupUUID {
-            Console.line("Entry '\(name)' is already in '\(target)'; nothing saved.")
+        var (context, _) = try VaultContext.open(parsed, forWriting: true)
+        let located = try context.vault.resolveEntry(path: parsed.required("entry"))
+        let target = try context.vault.resolveGroup(path: parsed.required("group"))
+        let name = Vault.displayPath(located.path)
+        let targetName = target.path.isEmpty ? "/" : Vault.displayPath(target.path)
+        if target.group.uuid == located.groupUUID {
+            Console.line("Entry '\(name)' is already in '\(targetName)'; nothing saved.")
             return
         }
-        try context.vault.moveEntry(located.entry.uuid, to: group.uuid, now: currentTime())
+        try context.vault.moveEntry(located.entry.uuid, to: target.group.uuid, now: currentTime())
         try context.save()
-        Console.line("Moved entry '\(name)' to '\(target)'.")
+        Console.line("Moved entry '\(name)' to '\(targetName)'.")
     }
 }

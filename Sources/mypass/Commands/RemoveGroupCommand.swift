@@ -5,14 +5,12 @@ import MyPassKDBX
 /// `mypass rmdir VAULT PATH [--permanent]`: the group and its subtree.
 enum RemoveGroupCommand {
     static func run(_ parsed: ParsedArguments) throws {
-        var (context, _) = try VaultContext.open(parsed)
-        let (group, path) = try context.vault.locateGroup(parsed.required("path"))
-        if path.isEmpty { throw CLIError.failure("the root group cannot be deleted") }
-        let outcome = try context.vault.delete(permanently: parsed.flag("permanent")) { vault throws(CoreError) in
-            try vault.deleteGroup(group.uuid, now: currentTime())
-        }
+        var (context, _) = try VaultContext.open(parsed, forWriting: true)
+        let located = try context.vault.resolveGroup(path: parsed.required("path"))
+        if located.path.isEmpty { throw CLIError.failure("the root group cannot be deleted") }
+        let outcome = try context.vault.deleteGroup(located.group.uuid, permanently: parsed.flag("permanent"), now: currentTime())
         try context.save()
-        let name = Vault.display(path)
+        let name = Vault.displayPath(located.path)
         if case .movedToRecycleBin = outcome {
             Console.line("Moved group '\(name)' to the recycle bin.")
         } else {

@@ -9,11 +9,11 @@ enum ShowCommand {
 
     static func run(_ parsed: ParsedArguments) throws {
         let (context, _) = try VaultContext.open(parsed)
-        let located = try context.vault.locateEntry(parsed.required("entry"))
+        let located = try context.vault.resolveEntry(path: parsed.required("entry"))
         let entry = located.entry
         if let name = parsed.value("field") {
             guard let field = entry.field(named: name) else {
-                throw CLIError.failure("entry '\(Vault.display(located.groupPath + [entry.title]))' has no field '\(name)'")
+                throw CLIError.failure("entry '\(Vault.displayPath(located.groupPath + [entry.title]))' has no field '\(name)'")
             }
             Console.line(field.value)
             return
@@ -53,7 +53,7 @@ enum ShowCommand {
         line("Tags", entry.tags.joined(separator: ", "))
         line("Expires", entry.times.expires ? Text.time(entry.times.expiry) : "never")
         line("UUID", entry.uuid.hexString)
-        line("Path", Vault.display(located.groupPath + [entry.title]))
+        line("Path", Vault.displayPath(located.groupPath + [entry.title]))
         line("Created", Text.time(entry.times.creation))
         line("Modified", Text.time(entry.times.lastModification))
         if !entry.history.isEmpty { line("History", "\(entry.history.count) previous versions") }

@@ -8,8 +8,8 @@ enum TOTPCommand {
     static func run(_ parsed: ParsedArguments) throws {
         let now = try time(parsed)
         var (context, _) = try VaultContext.open(parsed)
-        let located = try context.vault.locateEntry(parsed.required("entry"))
-        let name = Vault.display(located.groupPath + [located.entry.title])
+        let located = try context.vault.resolveEntry(path: parsed.required("entry"))
+        let name = Vault.displayPath(located.path)
         let code: OTPCode?
         do {
             code = try context.vault.oneTimePassword(forEntry: located.entry.uuid, now: KDBXTime(unixSeconds: now))

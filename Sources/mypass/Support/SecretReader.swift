@@ -16,7 +16,8 @@ enum SecretReader {
     ///
     /// - Parameter prompt: shown on stderr when standard input is a terminal.
     /// - Throws: `CLIError` (exit 1) when standard input ends before any byte of the line.
-    static func readSecret(prompt: String) throws(CLIError) -> ProtectedString {
+    /// - Parameter what: what is read, for the message when nothing comes (`password`, `entry password`).
+    static func readSecret(prompt: String, what: String = "password") throws(CLIError) -> ProtectedString {
         let interactive = Console.isTerminal(0)
         var saved = termios()
         var echoOff = false
@@ -56,6 +57,9 @@ enum SecretReader {
         }
         byte = 0
         if !sawNewline && bytes.isEmpty {
+            if what != "password" {
+                throw .failure(interactive ? "no \(what) entered" : "no \(what) on standard input (it is read on the line after the master password)")
+            }
             throw .failure(
                 interactive ? "no password entered" : "no password on standard input (use --no-password for a key-file-only vault)")
         }

@@ -6,47 +6,36 @@ import MyPassKDBX
 /// The changes `add` and `edit` make to an entry, read and checked from the command line before
 /// the vault is opened (so that a usage mistake costs no password prompt and no KDF).
 struct EntryChanges {
-    var title: String?
-    var userName: String?
-    var url: String?
-    var notes: String?
-    var tags: [String]?
-    /// `.some(nil)`: never expires; `.some(time)`: expires then.
-    var expiry: KDBXTime??
-    var fields: [(name: String, value: String)] = []
-    var protectedFields: [(name: String, value: ProtectedString)] = []
+    /// What the options set directly (the password comes later, from the prompt or the generator).
+    var patch = EntryPatch()
     var readsPassword = false
     var generator: GeneratorOptions?
-    var attachments: [Attachment] = []
 
     /// True when nothing would change.
-    var isEmpty: Bool {
-        title == nil && userName == nil && url == nil && notes == nil && tags == nil && expiry == nil
-            && fields.isEmpty && protectedFields.isEmpty && !readsPassword && generator == nil && attachments.isEmpty
-    }
+    var isEmpty: Bool { patch.isEmpty && !readsPassword && generator == nil }
 
     /// Reads the edit options of `parsed`.
     ///
     /// - Throws: usage errors (exit 2) for malformed values, exit 1 for unreadable `--attach` files.
     init(_ parsed: ParsedArguments) throws {
-        title = parsed.value("title")
-        if title?.isEmpty == true { throw parsed.usageError("--title cannot be empty") }
-        userName = parsed.value("username")
-        url = parsed.value("url")
-        notes = parsed.value("notes")
+        patch.title = parsed.value("title")
+        if patch.title?.isEmpty == true { throw parsed.usageError("--title cannot be empty") }
+        patch.userName = parsed.value("username")
+        patch.url = parsed.value("url")
+        patch.notes = parsed.value("notes")
         if parsed.values["tag"] != nil {
-            tags = parsed.values("tag").flatMap { Entry.parseTags($0) }
+            patch.tags = parsed.values("tag").flatMap { Entry.parseTags($0) }
         }
         if let text = parsed.value("expires") {
-            expiry = .some(try EntryChanges.parseExpiry(text, parsed))
+            patch.expiry = .some(try EntryChanges.parseExpiry(text, parsed))
         }
         for item in parsed.values("field") {
             let (name, value) = try EntryChanges.split(item, option: "field", parsed)
-            fields.append((name, value))
+            patch.fields.append(EntryPatch.FieldChange(name: name, value: value))
         }
         for item in parsed.values("protected-field") {
             let (name, value) = try EntryChanges.split(item, option: "protected-field", parsed)
-            protectedFields.append((name, ProtectedString(value)))
+            patch.protectedFields.append(EntryPatch.ProtectedFieldChange(name: name, value: ProtectedString(value)))
         }
         readsPassword = parsed.flag("password-prompt")
         if parsed.flag("generate") {
@@ -57,37 +46,19 @@ struct EntryChanges {
         }
         for path in parsed.values("attach") {
             let data = try VaultContext.readFile(path, what: "attachment")
-            attachments.append(Attachment(name: URL(fileURLWithPath: path).lastPathComponent, data: data))
+            patch.attachments.append(Attachment(name: URL(fileURLWithPath: path).lastPathComponent, data: data))
         }
     }
 
-    /// The entry's new password, if the changes set one: the prompted one, or a generated one.
-    func newPassword(prompted: ProtectedString?) throws -> ProtectedString? {
-        if let prompted { return prompted }
-        return try generator?.generate()
-    }
-
-    /// Applies the changes to `entry`; `password` comes from ``newPassword(prompted:)``.
-    /// `protects` tells whether a new standard field is protected (the vault's memory protection).
-    func apply(to entry: inout Entry, password: ProtectedString?, protects: (String) -> Bool) {
-        if let title { entry.title = title }
-        if let userName { entry.setValue(userName, for: Entry.StandardField.userName) }
-        if let url { entry.url = url }
-        if let notes { entry.notes = notes }
-        if let tags { entry.setTags(tags) }
-        if let expiry { entry.setExpiry(expiry) }
-        for (name, value) in fields {
-            if value.isEmpty && !Entry.StandardField.all.contains(name) {
-                entry.removeField(named: name)
-            } else if entry.field(named: name) != nil {
-                entry.setValue(value, for: name)
-            } else {
-                entry.setValue(value, for: name, isProtected: protects(name))
-            }
+    /// The whole patch: the options, and the new password when one was prompted or is generated.
+    func patch(prompted: ProtectedString?) throws -> EntryPatch {
+        var patch = self.patch
+        if let prompted {
+            patch.password = prompted
+        } else if let generator {
+            patch.password = try generator.generate()
         }
-        for (name, value) in protectedFields { entry.setProtectedValue(value, for: name) }
-        if let password { entry.password = password }
-        for attachment in attachments { entry.setAttachment(attachment) }
+        return patch
     }
 
     /// `NAME=VALUE` split at the first `=`; the name must not be empty.

@@ -1,3 +1,4 @@
+import MyPassCore
 import MyPassKDBX
 
 /// The JSON shapes of entries in `ls --json`, `match --json` and `show --json`.

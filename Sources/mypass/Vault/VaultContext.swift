@@ -3,80 +3,89 @@ import MyPassBytes
 import MyPassCore
 import MyPassKDBX
 
-/// An open vault for one command: the file it came from, the key that opened it, the model.
+/// An open vault for one command: a ``VaultDocument`` (the core's one open-and-save path) and
+/// the path as given on the command line, for messages.
 struct VaultContext {
     /// The vault's path as given on the command line (used in messages).
     let path: String
-    /// The composite key that opened the vault; changing commands save with it.
-    let key: CompositeKey
-    /// The decrypted model.
-    var vault: Vault
+    /// The open document: key, model, file identity.
+    var document: VaultDocument
+
+    /// The decrypted model; changing commands edit it, then ``save()``.
+    var vault: Vault {
+        get { document.vault }
+        set { document.vault = newValue }
+    }
 
     /// Opens the `<vault>` of `parsed` with the master password (unless `--no-password`) and
     /// `--keyfile`; when `readsEntryPassword` also reads the entry password after the master one.
+    /// A command that changes the vault passes `forWriting`: a read-only file or directory is then
+    /// refused before any password is asked.
     ///
     /// - Returns: the context and the entry password when one was read.
-    /// - Throws: `CLIError` with exit 1 (missing file, unreadable key file), 3 (wrong key) or 4
-    ///   (corrupted or unsupported).
-    static func open(_ parsed: ParsedArguments, readsEntryPassword: Bool = false) throws -> (VaultContext, ProtectedString?) {
+    /// - Throws: `CLIError` with exit 1 (missing file, unreadable key file, read-only vault), 3
+    ///   (wrong key) or 4 (corrupted or unsupported).
+    static func open(_ parsed: ParsedArguments, readsEntryPassword: Bool = false,
+                     forWriting: Bool = false) throws -> (VaultContext, ProtectedString?) {
         let path = parsed.required("vault")
         let noPassword = parsed.flag("no-password")
         if noPassword && parsed.value("keyfile") == nil {
             throw parsed.usageError("--no-password needs --keyfile")
         }
-        let fileBytes = try readFile(path, what: "vault")
+        _ = try readableFile(path, what: "vault")
+        if forWriting {
+            do {
+                try VaultDocument.checkWritable(path)
+            } catch {
+                throw CLIError.failure("cannot change '\(path)': \(error.reason.isEmpty ? error.description : error.reason)")
+            }
+        }
         var keyFileContents: [UInt8]?
         if let keyFile = parsed.value("keyfile") {
-            keyFileContents = try readFile(keyFile, what: "key file")
+            keyFileContents = try readFile(keyFile, what: "key file", maxBytes: KeyFileLimits.maxBytes)
         }
         defer { if keyFileContents != nil { wipe(&keyFileContents!) } }
         let password = noPassword ? nil : try SecretReader.readSecret(prompt: "Password for \(displayName(path)): ")
-        let entryPassword = readsEntryPassword ? try SecretReader.readSecret(prompt: "Entry password: ") : nil
+        let entryPassword = readsEntryPassword ? try SecretReader.readSecret(prompt: "Entry password: ", what: "entry password") : nil
         let key: CompositeKey
         do {
             key = try CompositeKey(password: password, keyFileContents: keyFileContents)
         } catch {
             throw CommandLineTool.map(error, file: path)
         }
-        let vault: Vault
+        let document: VaultDocument
         do {
-            vault = try Progress.run("Unlocking \(displayName(path))…") {
-                try KDBXCodec.open(fileBytes, key: key)
+            document = try Progress.run("Unlocking \(displayName(path))…") { () throws(CoreError) -> VaultDocument in
+                try VaultDocument.open(path, key: key)
             }
-        } catch let error as KDBXError {
+        } catch let error as CoreError {
             throw CommandLineTool.map(error, file: path)
         }
-        return (VaultContext(path: path, key: key, vault: vault), entryPassword)
+        return (VaultContext(path: path, document: document), entryPassword)
     }
 
-    /// Saves the model back to `path` through the core's safe save: encoded with the key that
-    /// opened it, written to a temporary file beside the vault, flushed, re-opened with the same key
-    /// and compared by vault manifest, then renamed over the original (keeping its permissions).
-    /// On any failure the original file is untouched.
+    /// Saves the model back through the document's safe save (lock, identity check, temporary
+    /// file, check, atomic rename). Notes on stderr: a raised version, a merge with changes made
+    /// on disk meanwhile, warnings. On any failure the original file is untouched.
     ///
     /// - Throws: `CLIError` (exit 1) `cannot save 'PATH': reason`.
-    func save() throws {
-        let vault = self.vault
-        let key = self.key
+    mutating func save() throws {
+        let report: VaultDocument.SaveReport
         do {
-            try Progress.run("Saving \(VaultContext.displayName(path))…") {
-                let bytes: [UInt8]
-                do {
-                    bytes = try KDBXCodec.save(vault, key: key)
-                } catch {
-                    throw CoreError(.codec, String(describing: error), underlying: error)
-                }
-                let expected = VaultManifest.json(of: vault)
-                try SafeSave.write(bytes, to: URL(fileURLWithPath: path)) { written in
-                    let reopened = try KDBXCodec.open(written, key: key)
-                    guard VaultManifest.json(of: reopened) == expected else {
-                        throw CoreError(.verificationFailed, "the saved vault differs from the one in memory")
-                    }
-                }
+            report = try Progress.run("Saving \(VaultContext.displayName(path))…") { () throws(CoreError) -> VaultDocument.SaveReport in
+                try document.save()
             }
-        } catch {
-            throw CLIError.failure("cannot save '\(path)': \(error)")
+        } catch let error as CoreError {
+            throw CLIError.failure("cannot save '\(path)': \(error.description)")
         }
+        if let from = report.raisedFrom {
+            Console.err("Note: '\(path)' was saved as KDBX \(report.version) (it was \(from)): its content or settings need it.\n")
+        }
+        if let merged = report.merged {
+            Console.err("Note: '\(path)' was changed by another program since it was opened; the changes were merged:\n")
+            for line in merged { Console.err("  \(line)\n") }
+        }
+        for warning in report.warnings { Console.err("Warning: \(warning)\n") }
     }
 
     /// The file's last path component, for prompts.
@@ -84,20 +93,27 @@ struct VaultContext {
         URL(fileURLWithPath: path).lastPathComponent
     }
 
-    /// The bytes of a file named on the command line, or a one-line error (exit 1).
-    static func readFile(_ path: String, what: String) throws(CLIError) -> [UInt8] {
+    /// Checks that a file named on the command line exists and is not a directory.
+    @discardableResult
+    static func readableFile(_ path: String, what: String) throws(CLIError) -> String {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw .failure("cannot open \(what) '\(path)': no such file")
         }
         if isDirectory.boolValue { throw .failure("cannot open \(what) '\(path)': it is a directory") }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
+        guard FileManager.default.isReadableFile(atPath: path) else {
             throw .failure("cannot open \(what) '\(path)': permission denied")
         }
-        defer { try? handle.close() }
+        return path
+    }
+
+    /// The bytes of a file named on the command line (at most `maxBytes`), or a one-line error (exit 1).
+    static func readFile(_ path: String, what: String, maxBytes: Int = 1 << 30) throws(CLIError) -> [UInt8] {
+        try readableFile(path, what: what)
         do {
-            return [UInt8](try handle.readToEnd() ?? Data())
+            return try SystemFileSystem().readFile(path, maxBytes: maxBytes)
         } catch {
+            if error.code == .limitExceeded { throw .failure("cannot read \(what) '\(path)': larger than \(maxBytes) bytes") }
             throw .failure("cannot read \(what) '\(path)'")
         }
     }
