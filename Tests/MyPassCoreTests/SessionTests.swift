@@ -178,7 +178,15 @@ struct SessionTests {
     @Test func theKDFReportsProgressAndStopsWhenTheTaskIsCancelled() async throws {
         let dir = try TempDirectory()
         let url = dir.file("slow.kdbx")
-        try TestVaultFile.write(to: url, format: VaultFormat(version: .v4_0, kdf: .aes(rounds: 2_000_000_000)))
+        try TestVaultFile.write(to: url, format: VaultFormat(version: .v3_1, kdf: .aes(rounds: 100)))
+        // KDBX 3.1 header field 6 (TransformRounds, u64) raised to two billion: minutes of KDF.
+        var bytes = [UInt8](try Data(contentsOf: url))
+        var offset = 12
+        while bytes[offset] != 6 {
+            offset += 3 + Int(bytes[offset + 1]) + Int(bytes[offset + 2]) << 8
+        }
+        withUnsafeBytes(of: UInt64(2_000_000_000).littleEndian) { bytes.replaceSubrange((offset + 3)..<(offset + 11), with: $0) }
+        try Data(bytes).write(to: url)
         let session = VaultSession(fileURL: url)
         let reports = Reports()
         let task = Task { try await session.unlock(password: "correct horse") { reports.add($0) } }
