@@ -22,15 +22,16 @@ enum MergeComparison {
     }
 
     /// Whether two states of an entry hold the same data: fields (a missing standard field equals
-    /// an empty one; protection flags aside), attachments, auto-type, icons, colours, override URL,
-    /// quality check, tags, custom data and the creation, modification and expiry times. Parent,
+    /// an empty one; protection flags and field order aside), attachments, auto-type, icons,
+    /// colours, override URL, quality check, tags (as a set: KeePass 2.5x normalises their order,
+    /// KeePassXC sorts them), custom data and the creation, modification and expiry times. Parent,
     /// location, last access, usage count and history are not compared (KeePass `EqualsEntry` with
     /// `IgnoreParentGroup | IgnoreLastAccess | IgnoreHistory | NullEmptyEquivStd`).
     static func sameData(_ a: Entry, _ b: Entry) -> Bool {
         guard a.uuid == b.uuid, a.iconID == b.iconID, a.customIconUUID == b.customIconUUID,
               a.foregroundColor.uppercased() == b.foregroundColor.uppercased(),
               a.backgroundColor.uppercased() == b.backgroundColor.uppercased(),
-              a.overrideURL == b.overrideURL, a.qualityCheck == b.qualityCheck, a.tags == b.tags,
+              a.overrideURL == b.overrideURL, a.qualityCheck == b.qualityCheck, sameTags(a.tags, b.tags),
               a.times.creation == b.times.creation, a.times.lastModification == b.times.lastModification,
               a.times.expiry == b.times.expiry, a.times.expires == b.times.expires,
               a.autoType == b.autoType, sameCustomData(a.customData, b.customData),
@@ -62,6 +63,14 @@ enum MergeComparison {
         return a.allSatisfy { byName[$0.name] == $0 }
     }
 
+    /// Tags in any order, repeats aside.
+    static func sameTags(_ a: [String], _ b: [String]) -> Bool { Set(a) == Set(b) }
+
+    /// Whether two histories hold the same states, item by item (``sameData``).
+    static func sameHistory(_ a: [Entry], _ b: [Entry]) -> Bool {
+        a.count == b.count && zip(a, b).allSatisfy { sameData($0, $1) }
+    }
+
     /// Custom data as a key-value map (order and 4.1 times aside).
     static func sameCustomData(_ a: [CustomDataItem], _ b: [CustomDataItem]) -> Bool {
         guard a.count == b.count else { return false }
@@ -77,7 +86,7 @@ enum MergeComparison {
             && a.times.expiry == b.times.expiry && a.times.expires == b.times.expires
             && a.defaultAutoTypeSequence == b.defaultAutoTypeSequence && a.enableAutoType == b.enableAutoType
             && a.enableSearching == b.enableSearching && a.lastTopVisibleEntry == b.lastTopVisibleEntry
-            && a.tags == b.tags && sameCustomData(a.customData, b.customData)
+            && sameTags(a.tags, b.tags) && sameCustomData(a.customData, b.customData)
             && a.unknownElements == b.unknownElements
     }
 

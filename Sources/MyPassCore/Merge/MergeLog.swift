@@ -10,7 +10,9 @@ enum MergeLog {
 
     /// The changes from `local` to `merged`: groups, then entries (added, moved, updated; merged
     /// pre-order), then deleted objects (local pre-order), then `conflicts`, then meta settings and
-    /// custom icons.
+    /// custom icons. An object counts as updated when its data changed (``MergeComparison/sameData``,
+    /// ``MergeComparison/sameProperties``) or, for an entry, its history did: last access times,
+    /// usage counts and the order of fields or tags taken from the other side are not changes.
     static func changes(from local: Vault, to merged: Vault, conflicts: [MergeChange]) -> [MergeChange] {
         var out: [MergeChange] = []
         let (oldGroups, oldEntries) = index(local.root)
@@ -23,7 +25,7 @@ enum MergeLog {
             if old.parent != new.parent {
                 out.append(MergeChange(kind: .moved, object: .group, uuid: uuid, path: new.path))
             }
-            if withoutLocation(old.value) != withoutLocation(new.value) {
+            if !MergeComparison.sameProperties(old.value, new.value) {
                 out.append(MergeChange(kind: .updated, object: .group, uuid: uuid, path: new.path))
             }
         }
@@ -35,13 +37,10 @@ enum MergeLog {
             if old.parent != new.parent {
                 out.append(MergeChange(kind: .moved, object: .entry, uuid: uuid, path: new.path))
             }
-            let before = withoutLocation(old.value), after = withoutLocation(new.value)
-            if before != after {
-                var current = before, merged = after
-                current.history = []
-                merged.history = []
-                let note = current == merged ? "history merged" : ""
-                out.append(MergeChange(kind: .updated, object: .entry, uuid: uuid, path: new.path, note: note))
+            let sameCurrent = MergeComparison.sameData(old.value, new.value)
+            if !sameCurrent || !MergeComparison.sameHistory(old.value.history, new.value.history) {
+                out.append(MergeChange(kind: .updated, object: .entry, uuid: uuid, path: new.path,
+                                       note: sameCurrent ? "history merged" : ""))
             }
         }
         for uuid in oldGroups.order where newGroups.table[uuid] == nil {
@@ -53,20 +52,6 @@ enum MergeLog {
         out += conflicts
         out += metaChanges(local.meta, merged.meta)
         return out
-    }
-
-    private static func withoutLocation(_ group: Group) -> Group {
-        var copy = group
-        copy.times.locationChanged = .minimum
-        copy.previousParentGroup = nil
-        return copy
-    }
-
-    private static func withoutLocation(_ entry: Entry) -> Entry {
-        var copy = entry
-        copy.times.locationChanged = .minimum
-        copy.previousParentGroup = nil
-        return copy
     }
 
     private struct Table<T> {

@@ -16,8 +16,10 @@ public struct MergeResult: Sendable {
         self.changes = changes
     }
 
-    /// Whether the merged vault differs from the local one (some change other than a conflict that
-    /// kept the local state).
+    /// Whether the merge changed the local vault's data (some change other than a conflict that
+    /// kept the local state). When false, ``vault`` can still differ from the local vault in last
+    /// access times, usage counts or the order of fields and tags taken from the remote side, which a
+    /// caller need not save for.
     public var changedLocal: Bool { changes.contains { $0.kind != .conflict } }
 }
 
