@@ -12,8 +12,10 @@ import MyPassKDBX
 /// - A group on both sides takes the remote properties when the remote modification time is newer.
 /// - An entry on both sides: the newer modification time gives the current state, and the older
 ///   state goes into the history unless the history already holds it; histories merge by
-///   modification time (local wins ties) and are trimmed to the merged vault's limits
-///   (``Entry/trimHistory(maxItems:maxSize:)``). Same time and same content: the remote times
+///   modification time (local wins ties); a history the merge changed is trimmed to the merged
+///   vault's limits (``Entry/trimHistory(maxItems:maxSize:)``; KeePass trims every entry, we leave
+///   the others as they are so that a merge that brings nothing changes nothing). Same time and
+///   same content (tags in any order): the remote times
 ///   (last access, usage count) are taken, as KeePass does.
 /// - Same modification time with different content (group or entry): the local state is kept and a
 ///   ``MergeChange/Kind/conflict`` is logged; for an entry, the remote state goes into its history so
