@@ -127,15 +127,18 @@ struct DivergentPair {
 struct MergeDifferentialTests {
     static let password = "correct horse battery staple"
 
-    static func baseVault() throws -> Vault {
+    static func baseVault(_ fixture: String = "kdbx4-aes-argon2d") throws -> Vault {
         let key = try CompositeKey(password: ProtectedString(password), keyFileContents: nil)
-        var vault = try KDBXCodec.open(try TestVectors.bytes("kdbx/keepass/kdbx4-aes-argon2d.kdbx"), key: key)
+        var vault = try KDBXCodec.open(try TestVectors.bytes("kdbx/keepass/\(fixture).kdbx"), key: key)
         vault.meta.recycleBinEnabled = false  // deletes leave deleted objects instead of moving
         vault.format.kdf = .aes(rounds: 64)   // cheap to open
         return vault
     }
 
     static let seeds: [UInt64] = [1, 2, 3, 4, 5, 6, 7, 8]
+    /// KDBX 4.0 pairs for every seed, and a few KDBX 3.1 ones.
+    static let cases: [(String, UInt64)] = seeds.map { ("kdbx4-aes-argon2d", $0) }
+        + [9, 10, 11].map { ("kdbx31-aes-aeskdf", $0) }
 
     /// The generated pairs, merged, exercise every kind of change (so the comparison with KeePass
     /// covers adds, updates, moves, deletions and meta).
@@ -153,15 +156,15 @@ struct MergeDifferentialTests {
         #expect(expected.isSubset(of: seen), "missing: \(expected.subtracting(seen).sorted())")
     }
 
-    @Test(arguments: seeds)
-    func sameManifestAsKeePass(seed: UInt64) throws {
+    @Test(arguments: cases)
+    func sameManifestAsKeePass(fixture: String, seed: UInt64) throws {
         guard let kporacle = InteropTools.kporacle else {
             if let failure = InteropTools.missing("kporacle", test: "sameManifestAsKeePass") {
                 Issue.record(Comment(rawValue: failure))
             }
             return
         }
-        let base = try Self.baseVault()
+        let base = try Self.baseVault(fixture)
         let start = KDBXTime(year: 2026, month: 12, day: 1)!
         let pair = DivergentPair(base: base, seed: seed, start: start)
         let key = try CompositeKey(password: ProtectedString(Self.password), keyFileContents: nil)
@@ -198,7 +201,7 @@ struct MergeDifferentialTests {
         }
         let differences = manifestDifferences(expected: try dump(theirsURL), actual: try dump(resavedURL))
         #expect(differences.isEmpty, """
-            seed \(seed): \(differences.prefix(12).joined(separator: "; "))
+            \(fixture) seed \(seed): \(differences.prefix(12).joined(separator: "; "))
             operations: \(pair.log.joined(separator: "; "))
             """)
         // And merging again changes nothing.
