@@ -8,7 +8,7 @@ import Testing
 struct ArgumentTests {
     static let commands = [
         "info", "ls", "groups", "show", "add", "edit", "rm", "mv", "mkdir", "rmdir", "totp", "match",
-        "attachment", "attachment export", "attachment import", "attachment rm", "export", "generate",
+        "attachment", "attachment export", "attachment import", "attachment rm", "export", "generate", "merge",
     ]
 
     @Test("mypass --help prints the expected overview")

@@ -25,6 +25,7 @@ enum CommandLineTool {
         "attachment rm": AttachmentCommand.remove,
         "export": ExportCommand.run,
         "generate": GenerateCommand.run,
+        "merge": MergeCommand.run,
     ]
 
     /// Runs the command line `arguments` (without the program name) and returns the exit code.

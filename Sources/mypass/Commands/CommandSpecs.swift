@@ -136,9 +136,27 @@ enum CommandSpecs {
         name: "generate", abstract: "Print a password from the generator.",
         options: generatorOptions)
 
+    static let merge = CommandSpec(
+        name: "merge", abstract: "Merge another copy of the vault into it, with KeePass's Synchronize rules.",
+        discussion: """
+            OTHER's changes are merged into VAULT, which is then saved: objects match by UUID, the
+            newer change wins and the older state goes into the entry's history, moves and deletions
+            (of either side) apply, nothing changed after a deletion is lost. The change log (added,
+            updated, moved, deleted, conflict; path and UUID) goes to stdout. OTHER's password is read
+            after VAULT's, the same way.
+            """,
+        positionals: [vault, PositionalSpec(name: "other", help: "The other copy (.kdbx) to merge in; it is not changed.")],
+        options: [
+            .option("other-keyfile", "path", "Key file of OTHER."),
+            .flag("other-no-password", "Open OTHER with its key file alone."),
+            .flag("same-credentials", "Open OTHER with VAULT's password and key file (no second prompt)."),
+            .flag("dry-run", "Print the change log; write nothing."),
+            .flag("json", "Print {vault, other, dryRun, saved, changes: [{kind, object, uuid, path, note}]}."),
+        ] + keyOptions)
+
     /// Every top-level command, in the order `mypass --help` lists them.
     static let all: [CommandSpec] = [
-        info, ls, groups, show, add, edit, rm, mv, mkdir, rmdir, totp, match, attachment, export, generate,
+        info, ls, groups, show, add, edit, rm, mv, mkdir, rmdir, totp, match, attachment, export, generate, merge,
     ]
 
     /// The top-level help.

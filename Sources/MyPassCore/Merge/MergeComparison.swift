@@ -1,0 +1,125 @@
+import MyPassKDBX
+
+/// The comparisons the merge makes, as KeePass makes them (`TimeUtil.Compare`, `PwEntry.EqualsEntry`).
+enum MergeComparison {
+    /// KeePass 1.x wrote 2999-12-28 23:59:59 for "unknown"; with time-zone damage it lands anywhere
+    /// from 2999-12-27 23:59:59 to 2999-12-29 23:59:59 with minute and second 59.
+    private static let unknownLow = KDBXTime(year: 2999, month: 12, day: 27, hour: 23, minute: 59, second: 59)!
+    private static let unknownHigh = KDBXTime(year: 2999, month: 12, day: 29, hour: 23, minute: 59, second: 59)!
+
+    /// -1, 0 or 1 as `a` is before, at or after `b` (whole seconds), an "unknown" time counting as
+    /// the past (`TimeUtil.Compare(a, b, bUnkIsPast: true)`).
+    static func compare(_ a: KDBXTime, _ b: KDBXTime) -> Int {
+        let unknownA = isUnknown(a), unknownB = isUnknown(b)
+        if unknownA { return unknownB ? 0 : -1 }
+        if unknownB { return 1 }
+        return a < b ? -1 : (a == b ? 0 : 1)
+    }
+
+    private static func isUnknown(_ time: KDBXTime) -> Bool {
+        guard time >= unknownLow, time <= unknownHigh else { return false }
+        return time.secondsSinceEpoch % 3600 == 3599
+    }
+
+    /// Whether two states of an entry hold the same data: fields (a missing standard field equals
+    /// an empty one; protection flags and field order aside), attachments, auto-type, icons,
+    /// colours, override URL, quality check, tags (as a set: KeePass 2.5x normalises their order,
+    /// KeePassXC sorts them), custom data and the creation, modification and expiry times. Parent,
+    /// location, last access, usage count and history are not compared (KeePass `EqualsEntry` with
+    /// `IgnoreParentGroup | IgnoreLastAccess | IgnoreHistory | NullEmptyEquivStd`).
+    static func sameData(_ a: Entry, _ b: Entry) -> Bool {
+        guard a.uuid == b.uuid, a.iconID == b.iconID, a.customIconUUID == b.customIconUUID,
+              a.foregroundColor.uppercased() == b.foregroundColor.uppercased(),
+              a.backgroundColor.uppercased() == b.backgroundColor.uppercased(),
+              a.overrideURL == b.overrideURL, a.qualityCheck == b.qualityCheck, sameTags(a.tags, b.tags),
+              a.times.creation == b.times.creation, a.times.lastModification == b.times.lastModification,
+              a.times.expiry == b.times.expiry, a.times.expires == b.times.expires,
+              a.autoType == b.autoType, sameCustomData(a.customData, b.customData),
+              a.unknownElements == b.unknownElements
+        else { return false }
+        return sameFields(a.fields, b.fields) && sameAttachments(a.attachments, b.attachments)
+    }
+
+    private static func sameFields(_ a: [EntryField], _ b: [EntryField]) -> Bool {
+        func table(_ fields: [EntryField]) -> [String: EntryField] {
+            var out: [String: EntryField] = [:]
+            for field in fields {
+                if field.utf8Count == 0, Entry.StandardField.all.contains(field.key) { continue }
+                out[field.key] = field
+            }
+            return out
+        }
+        let left = table(a), right = table(b)
+        guard left.count == right.count else { return false }
+        for (key, field) in left {
+            guard let other = right[key], field.protectedValue == other.protectedValue else { return false }
+        }
+        return true
+    }
+
+    private static func sameAttachments(_ a: [Attachment], _ b: [Attachment]) -> Bool {
+        guard a.count == b.count else { return false }
+        let byName = Dictionary(b.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        return a.allSatisfy { byName[$0.name] == $0 }
+    }
+
+    /// Tags in any order, repeats aside.
+    static func sameTags(_ a: [String], _ b: [String]) -> Bool { Set(a) == Set(b) }
+
+    /// Whether two histories hold the same states, item by item (``sameData``).
+    static func sameHistory(_ a: [Entry], _ b: [Entry]) -> Bool {
+        a.count == b.count && zip(a, b).allSatisfy { sameData($0, $1) }
+    }
+
+    /// Custom data as a key-value map (order and 4.1 times aside).
+    static func sameCustomData(_ a: [CustomDataItem], _ b: [CustomDataItem]) -> Bool {
+        guard a.count == b.count else { return false }
+        let right = Dictionary(b.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+        return a.allSatisfy { right[$0.key] == $0.value }
+    }
+
+    /// Whether two states of a group have the same properties: what KeePass's
+    /// `PwGroup.AssignProperties` copies, last access and usage count aside.
+    static func sameProperties(_ a: Group, _ b: Group) -> Bool {
+        a.name == b.name && a.notes == b.notes && a.iconID == b.iconID && a.customIconUUID == b.customIconUUID
+            && a.times.creation == b.times.creation && a.times.lastModification == b.times.lastModification
+            && a.times.expiry == b.times.expiry && a.times.expires == b.times.expires
+            && a.defaultAutoTypeSequence == b.defaultAutoTypeSequence && a.enableAutoType == b.enableAutoType
+            && a.enableSearching == b.enableSearching && a.lastTopVisibleEntry == b.lastTopVisibleEntry
+            && sameTags(a.tags, b.tags) && sameCustomData(a.customData, b.customData)
+            && a.unknownElements == b.unknownElements
+    }
+
+    /// `group` with the properties of `template` that a newer remote state brings (KeePass
+    /// `PwGroup.AssignProperties(template, bOnlyIfNewer, false)`): everything but the UUID,
+    /// children, expansion state and location.
+    static func assigning(_ template: Group, to group: Group) -> Group {
+        var out = group
+        out.name = template.name
+        out.notes = template.notes
+        out.iconID = template.iconID
+        out.customIconUUID = template.customIconUUID
+        let location = out.times.locationChanged
+        out.times = template.times
+        out.times.locationChanged = location
+        out.defaultAutoTypeSequence = template.defaultAutoTypeSequence
+        out.enableAutoType = template.enableAutoType
+        out.enableSearching = template.enableSearching
+        out.lastTopVisibleEntry = template.lastTopVisibleEntry
+        out.tags = template.tags
+        out.customData = template.customData
+        out.unknownElements = template.unknownElements
+        return out
+    }
+
+    /// `entry` with the data of `template` (KeePass `PwEntry.AssignProperties(template, bOnlyIfNewer,
+    /// false, false)`): everything but the UUID, history, location and previous parent.
+    static func assigning(_ template: Entry, to entry: Entry) -> Entry {
+        var out = template
+        out.uuid = entry.uuid
+        out.history = entry.history
+        out.times.locationChanged = entry.times.locationChanged
+        out.previousParentGroup = entry.previousParentGroup
+        return out
+    }
+}
