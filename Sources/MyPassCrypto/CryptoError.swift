@@ -15,6 +15,12 @@ public struct CryptoError: Error, Equatable, Sendable, CustomStringConvertible {
         case invalidParameter
         /// A KDF would need more memory than the caller's limit.
         case memoryLimitExceeded
+        /// A private or public key that is malformed, out of range or not on the curve (P-256,
+        /// Ed25519), or a key encoding (PKCS#8, SEC 1, SubjectPublicKeyInfo) that does not parse.
+        case invalidKey
+        /// A signature whose encoding is malformed (wrong length, bad DER); a well-formed
+        /// signature that does not verify is not an error, verification returns `false`.
+        case invalidSignature
     }
 
     /// What went wrong.
