@@ -25,6 +25,9 @@ public struct CoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case io
         /// The KDBX codec failed; the underlying error is kept in ``CoreError/underlying``.
         case codec
+        /// A passkey entry whose fields cannot be used (missing field, bad base64url, a private key
+        /// that does not parse or is of an unsupported type); ``CoreError/location`` names the field.
+        case invalidPasskey
     }
 
     /// What went wrong.
@@ -62,6 +65,7 @@ public struct CoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .verificationFailed: text = "the saved file did not read back correctly; the original is untouched"
         case .io: text = "I/O error"
         case .codec: text = "vault file error"
+        case .invalidPasskey: text = "the passkey cannot be used"
         }
         if let location { text += " (" + location + ")" }
         if !reason.isEmpty { text += ": " + reason }

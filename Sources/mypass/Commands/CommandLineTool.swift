@@ -25,6 +25,10 @@ enum CommandLineTool {
         "attachment rm": AttachmentCommand.remove,
         "export": ExportCommand.run,
         "generate": GenerateCommand.run,
+        "passkey ls": PasskeyCommand.list,
+        "passkey show": PasskeyCommand.show,
+        "passkey add": PasskeyCommand.add,
+        "passkey assert": PasskeyCommand.assert,
     ]
 
     /// Runs the command line `arguments` (without the program name) and returns the exit code.

@@ -138,7 +138,7 @@ enum CommandSpecs {
 
     /// Every top-level command, in the order `mypass --help` lists them.
     static let all: [CommandSpec] = [
-        info, ls, groups, show, add, edit, rm, mv, mkdir, rmdir, totp, match, attachment, export, generate,
+        info, ls, groups, show, add, edit, rm, mv, mkdir, rmdir, totp, match, attachment, export, generate, passkey,
     ]
 
     /// The top-level help.
