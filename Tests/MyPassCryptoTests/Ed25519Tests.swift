@@ -68,4 +68,13 @@ struct Ed25519Tests {
         let seedHex = key.rawRepresentation.withUnsafeBytes { Array($0) }.hexString
         #expect(!"\(key)".contains(seedHex))
     }
+
+    @Test("The fixed-base table gives the same points as the generic window ladder (the readable reference)")
+    func baseTableMatchesLadder() {
+        let scalars = [UInt256(0, 0, 0, 0), UInt256(1, 0, 0, 0), Ed25519OrderModulus.modulus,
+                       UInt256(littleEndian: SecureRandom.bytes(count: 32)), UInt256(littleEndian: [UInt8](repeating: 0xFF, count: 32))]
+        for scalar in scalars {
+            #expect(Ed25519Point.multipliedBase(by: scalar).encoded == Ed25519Point.base.multiplied(by: scalar).encoded)
+        }
+    }
 }

@@ -106,4 +106,16 @@ struct P256Tests {
         let secretHex = generated.rawRepresentation.withUnsafeBytes { Array($0) }.hexString
         #expect(!"\(generated)".contains(secretHex))
     }
+
+    @Test("The fixed-base table gives the same points as the generic window ladder (the readable reference)")
+    func generatorTableMatchesLadder() {
+        let scalars = [UInt256(0, 0, 0, 0), UInt256(1, 0, 0, 0), UInt256.subtract(P256OrderModulus.modulus, UInt256(1, 0, 0, 0)).difference,
+                       UInt256(bigEndian: SecureRandom.bytes(count: 32)), UInt256(bigEndian: [UInt8](repeating: 0xFF, count: 32))]
+        for scalar in scalars {
+            let table = P256Point.multipliedGenerator(by: scalar)
+            let ladder = P256Point.generator.multiplied(by: scalar)
+            #expect(table.isInfinityMask == ladder.isInfinityMask)
+            if ladder.isInfinityMask == 0 { #expect(table.affine() == ladder.affine()) }
+        }
+    }
 }

@@ -32,7 +32,7 @@ extension Ed25519 {
             var expanded = Self.expand(rawRepresentation)
             defer { wipe(&expanded) }
             let a = Self.clampedScalar(expanded)
-            publicKey = PublicKey(validated: Ed25519Point.base.multiplied(by: a).encoded)
+            publicKey = PublicKey(validated: Ed25519Point.multipliedBase(by: a).encoded)
         }
 
         /// A new key: 32 bytes from the operating system's random source.
@@ -71,7 +71,7 @@ extension Ed25519 {
             var nonceBytes = nonceHash.finalize()
             defer { wipe(&nonceBytes) }
             let r = Ed25519Scalar(wideLittleEndian: nonceBytes)
-            let rEncoded = Ed25519Point.base.multiplied(by: r.value).encoded
+            let rEncoded = Ed25519Point.multipliedBase(by: r.value).encoded
             var challenge = SHA512()
             challenge.update(rEncoded)
             challenge.update(publicKey.rawRepresentation)
@@ -125,7 +125,7 @@ extension Ed25519 {
             challenge.update(rawRepresentation)
             challenge.update(Array(message))
             let k = Ed25519Scalar(wideLittleEndian: challenge.finalize()).value
-            let check = Ed25519Point.base.multiplied(by: sValue).adding(point.negated.multiplied(by: k))
+            let check = Ed25519Point.multipliedBase(by: sValue).adding(point.negated.multiplied(by: k))
             return check.encoded == rBytes
         }
 

@@ -30,7 +30,7 @@ extension P256 {
             let valid = UInt256.lessThan(d, P256OrderModulus.modulus) & ~(d.isZeroMask & 1)
             guard valid == 1 else { throw CryptoError(.invalidKey, "P-256 private key out of range") }
             self.rawRepresentation = SecureBytes(rawRepresentation)
-            let point = P256Point.generator.multiplied(by: d).affine()
+            let point = P256Point.multipliedGenerator(by: d).affine()
             publicKey = PublicKey(x: point.x, y: point.y)
         }
 
@@ -60,7 +60,7 @@ extension P256 {
             let e = P256Scalar(reducing: UInt256(bigEndian: digest))
             let kValue = RFC6979.nonce(privateKey: privateBytes, digest: digest)
             let k = P256Scalar(reduced: kValue)
-            let point = P256Point.generator.multiplied(by: kValue).affine()
+            let point = P256Point.multipliedGenerator(by: kValue).affine()
             // r = x(R) mod n; x < p < 2n, so one conditional subtraction.
             let r = P256Scalar(reducing: point.x)
             let s = k.inverse() * (e + r * d)
@@ -141,7 +141,7 @@ extension P256 {
             let u1 = (e * w).value
             let u2 = (P256Scalar(reduced: rValue) * w).value
             let q = P256Point(affineX: P256FieldElement(reduced: xValue), affineY: P256FieldElement(reduced: yValue))
-            let sum = P256Point.generator.multiplied(by: u1).adding(q.multiplied(by: u2))
+            let sum = P256Point.multipliedGenerator(by: u1).adding(q.multiplied(by: u2))
             guard sum.isInfinityMask == 0 else { return false }
             let x = sum.affine().x
             return P256Scalar(reducing: x).value == rValue
