@@ -23,8 +23,16 @@ public enum PEM {
     /// - Throws: ``BytesError`` `.invalidLength` past ``maxTextBytes``, `.invalidValue` (offset of
     ///   the problem) when the BEGIN or END line for `label` is missing, `.invalidEncoding` for bad base64.
     public static func decode(_ text: some StringProtocol, label: String) throws(BytesError) -> [UInt8] {
-        let utf8 = Array(text.utf8)
-        guard utf8.count <= maxTextBytes else { throw BytesError(.invalidLength, offset: maxTextBytes) }
+        try decode(utf8: Array(text.utf8), label: label)
+    }
+
+    /// Decodes PEM from its UTF-8 bytes (see ``decode(_:label:)``); the scratch copies it makes
+    /// are wiped, so a private key can go from a wiping buffer to DER without a `String`.
+    public static func decode<C: Collection>(utf8 text: C, label: String) throws(BytesError) -> [UInt8]
+    where C.Element == UInt8 {
+        guard text.count <= maxTextBytes else { throw BytesError(.invalidLength, offset: maxTextBytes) }
+        var utf8 = Array(text)
+        defer { wipe(&utf8) }
         let begin = Array("-----BEGIN \(label)-----".utf8)
         let end = Array("-----END \(label)-----".utf8)
         guard let beginAt = find(begin, in: utf8, from: 0) else { throw BytesError(.invalidValue, offset: 0) }
@@ -32,17 +40,21 @@ public enum PEM {
         guard let endAt = find(end, in: utf8, from: bodyStart) else {
             throw BytesError(.invalidValue, offset: bodyStart)
         }
-        let body = utf8[bodyStart..<endAt]
         // A dash inside the body means another boundary line: not one block.
-        if let dash = body.firstIndex(of: UInt8(ascii: "-")) { throw BytesError(.invalidEncoding, offset: dash) }
+        if let dash = utf8[bodyStart..<endAt].firstIndex(of: UInt8(ascii: "-")) {
+            throw BytesError(.invalidEncoding, offset: dash)
+        }
+        var body = Array(utf8[bodyStart..<endAt])
+        defer { wipe(&body) }
         do {
-            return try Base64.decode(utf8: Array(body))
+            return try Base64.decode(utf8: body)
         } catch {
             throw BytesError(error.code, offset: bodyStart + error.offset)
         }
     }
 
-    static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {
+    /// The index of the first occurrence of `needle` in `haystack` at or after `start`.
+    public static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {
         guard needle.count <= haystack.count else { return nil }
         var index = start
         while index + needle.count <= haystack.count {

@@ -43,7 +43,7 @@ extension Entry {
         let privateKey: SigningPrivateKey
         do {
             privateKey = try pemField.protectedValue.withRevealedBytes { bytes in
-                try SigningPrivateKey(pem: String(decoding: bytes, as: UTF8.self))
+                try SigningPrivateKey(pemUTF8: bytes)
             }
         } catch {
             throw CoreError(.invalidPasskey, "private key: \((error as? CryptoError)?.reason ?? "unreadable")", location: PasskeyFieldNames.privateKeyPEM)

@@ -71,10 +71,19 @@ public enum SigningPrivateKey: Sendable, CustomStringConvertible {
     /// SEC 1 DER.
     /// - Throws: ``CryptoError`` `.invalidKey` for missing armour, bad base64 or bad DER.
     public init(pem: some StringProtocol) throws(CryptoError) {
-        let isSEC1 = pem.contains("-----BEGIN EC PRIVATE KEY-----")
+        try self.init(pemUTF8: Array(pem.utf8))
+    }
+
+    /// Reads PEM from its UTF-8 bytes (see ``init(pem:)``), so a key held in a wiping buffer
+    /// never becomes a `String`; every scratch copy is wiped.
+    public init<C: Collection>(pemUTF8 pem: C) throws(CryptoError) where C.Element == UInt8 {
+        let marker = Array("-----BEGIN EC PRIVATE KEY-----".utf8)
+        var text = Array(pem)
+        defer { wipe(&text) }
+        let isSEC1 = PEM.find(marker, in: text, from: 0) != nil
         var der: [UInt8]
         do {
-            der = try PEM.decode(pem, label: isSEC1 ? "EC PRIVATE KEY" : "PRIVATE KEY")
+            der = try PEM.decode(utf8: text, label: isSEC1 ? "EC PRIVATE KEY" : "PRIVATE KEY")
         } catch {
             throw CryptoError(.invalidKey, "PEM: \(error)")
         }
