@@ -139,4 +139,40 @@ struct KeyEncodingTests {
         let again = try InteropTools.runPython(python, verify, stdin: Array(back.joined(separator: "\n").utf8))
         #expect(again.status == 0, "\(again.stderrText)")
     }
+
+    @Test("Mutated PKCS#8 and SPKI inputs (flips, cuts, insertions) are parsed or refused with a typed error, never a crash")
+    func mutationSweep() throws {
+        let seeds: [[UInt8]] = [
+            try SigningPrivateKey(pem: TestVectors.text("passkey/p256_rfc6979_pkcs8.pem")).pkcs8DER.withUnsafeBytes { Array($0) },
+            try SigningPrivateKey(pem: TestVectors.text("passkey/ed25519_rfc8032_test1_pkcs8.pem")).pkcs8DER.withUnsafeBytes { Array($0) },
+        ]
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> Int {
+            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            return Int(truncatingIfNeeded: state >> 1)
+        }
+        var accepted = 0, refused = 0
+        for round in 0..<3000 {
+            var bytes = seeds[round % 2]
+            for _ in 0..<(1 + next() % 3) {
+                switch next() % 4 {
+                case 0: bytes[next() % bytes.count] ^= UInt8(truncatingIfNeeded: 1 << (next() % 8))
+                case 1: bytes[next() % bytes.count] = UInt8(truncatingIfNeeded: next())
+                case 2: bytes.removeLast(next() % min(8, bytes.count))
+                default: bytes.insert(UInt8(truncatingIfNeeded: next()), at: next() % bytes.count)
+                }
+                if bytes.isEmpty { bytes = [0x30] }
+            }
+            do {
+                _ = try SigningPrivateKey(pkcs8DER: bytes)
+                accepted += 1
+            } catch {
+                #expect(error.code == .invalidKey)
+                refused += 1
+            }
+            do { _ = try SigningPublicKey(spkiDER: bytes) } catch { #expect(error.code == .invalidKey) }
+        }
+        #expect(accepted + refused == 3000)
+        #expect(refused > 2000)
+    }
 }
