@@ -9,6 +9,7 @@ COMMANDS:
   calibrate                  Iterations or rounds that take a target time (KeePass's "1 second delay").
   open VAULT                 Opening broken into stages, a full save, and peak memory.
   primitives                 Throughput of every primitive.
+  signatures                 ES256 and Ed25519 signing and verification per second.
 
 Every command takes --json, and --compare to run the reference tools found on this machine
 (argon2 CLI, openssl speed, Python's zlib, xmllint --stream, keepassxc-cli) in the same run.
@@ -40,6 +41,7 @@ func main() -> Int32 {
     case "calibrate": usage = CalibrateCommand.usage
     case "open": usage = OpenCommand.usage
     case "primitives": usage = PrimitivesCommand.usage
+    case "signatures": usage = SignaturesCommand.usage
     default: usage = topUsage
     }
     if help || command == nil || command == "help" {
@@ -52,6 +54,7 @@ func main() -> Int32 {
         case "calibrate": try CalibrateCommand.run(&args)
         case "open": try OpenCommand.run(&args)
         case "primitives": try PrimitivesCommand.run(&args)
+        case "signatures": try SignaturesCommand.run(&args)
         default: throw BenchError.usage("unknown command '\(command ?? "")'")
         }
         return 0

@@ -8,6 +8,17 @@ public struct BytesError: Error, Equatable, Sendable, CustomStringConvertible {
         case invalidLength
         /// A character that is not valid hex or base64, or a wrong length for the encoding.
         case invalidEncoding
+        /// DER: an element whose tag is not the one expected here (X.690 §8.1.2).
+        case unexpectedTag
+        /// DER: a length or integer not in its minimal form, or an indefinite length (X.690 §10.1).
+        case nonMinimalEncoding
+        /// DER: bytes left over after the last element.
+        case trailingBytes
+        /// DER: constructed elements nested deeper than the reader's limit.
+        case nestingTooDeep
+        /// DER or PEM: a well-formed value outside what the caller accepts (an unknown OID, a
+        /// wrong key size, a missing PEM boundary).
+        case invalidValue
     }
 
     /// What went wrong.
@@ -30,6 +41,11 @@ public struct BytesError: Error, Equatable, Sendable, CustomStringConvertible {
         case .truncated: return "input ends early at offset \(offset)"
         case .invalidLength: return "invalid length at offset \(offset)"
         case .invalidEncoding: return "invalid encoding at offset \(offset)"
+        case .unexpectedTag: return "unexpected DER tag at offset \(offset)"
+        case .nonMinimalEncoding: return "non-minimal DER encoding at offset \(offset)"
+        case .trailingBytes: return "trailing bytes at offset \(offset)"
+        case .nestingTooDeep: return "DER nesting too deep at offset \(offset)"
+        case .invalidValue: return "invalid value at offset \(offset)"
         }
     }
 }

@@ -36,6 +36,9 @@ public struct CoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case limitExceeded
         /// The caller cancelled a long step (the KDF).
         case cancelled
+        /// A passkey entry whose fields cannot be used (missing field, bad base64url, a private key
+        /// that does not parse or is of an unsupported type); ``CoreError/location`` names the field.
+        case invalidPasskey
     }
 
     /// What went wrong.
@@ -78,6 +81,7 @@ public struct CoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .readOnly: text = "the vault is read-only"
         case .limitExceeded: text = "a size limit was exceeded"
         case .cancelled: text = "cancelled"
+        case .invalidPasskey: text = "the passkey cannot be used"
         }
         if let location { text += " (" + location + ")" }
         if !reason.isEmpty { text += ": " + reason }

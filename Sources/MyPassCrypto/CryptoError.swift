@@ -17,6 +17,12 @@ public struct CryptoError: Error, Equatable, Sendable, CustomStringConvertible {
         case memoryLimitExceeded
         /// The caller's progress handler asked a long computation (a KDF) to stop.
         case cancelled
+        /// A private or public key that is malformed, out of range or not on the curve (P-256,
+        /// Ed25519), or a key encoding (PKCS#8, SEC 1, SubjectPublicKeyInfo) that does not parse.
+        case invalidKey
+        /// A signature whose encoding is malformed (wrong length, bad DER); a well-formed
+        /// signature that does not verify is not an error, verification returns `false`.
+        case invalidSignature
     }
 
     /// What went wrong.

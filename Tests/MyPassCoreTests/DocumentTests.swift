@@ -64,11 +64,44 @@ struct DocumentTests {
         #expect(dir.contents == ["v.kdbx"])
     }
 
-    @Test func aFileChangedOnDiskIsNeverOverwritten() throws {
+    @Test func aFileChangedOnDiskIsMergedWithOurChanges() throws {
         let dir = try TempDirectory()
         let url = dir.file("v.kdbx")
         try TestVaultFile.write(to: url)
         var ours = try VaultDocument.open(url.path, key: try TestVaultFile.key())
+        var theirs = try VaultDocument.open(url.path, key: try TestVaultFile.key())
+        try addGroup(&theirs, "Theirs")
+        try theirs.save()
+        try addGroup(&ours, "Ours")
+        let report = try ours.save()
+        let merged = try #require(report.merged)
+        #expect(merged.contains { $0.contains("Ours") })
+        let reread = try KDBXCodec.open(try bytes(url), key: try TestVaultFile.key())
+        #expect(Set(reread.root.groups.map(\.name)).isSuperset(of: ["Ours", "Theirs"]))
+        #expect(ours.vault == reread)
+        #expect(!ours.hasUnsavedChanges)
+        #expect(dir.contents == ["v.kdbx"])
+    }
+
+    @Test func aFileChangedOnDiskWithAnotherKeyIsRefused() throws {
+        let dir = try TempDirectory()
+        let url = dir.file("v.kdbx")
+        try TestVaultFile.write(to: url)
+        var ours = try VaultDocument.open(url.path, key: try TestVaultFile.key())
+        try TestVaultFile.write(to: url, password: "another password")
+        let written = try bytes(url)
+        try addGroup(&ours, "Ours")
+        #expect(throws: CoreError(.fileChangedOnDisk)) { try ours.save() }
+        #expect(try bytes(url) == written)
+        #expect(dir.contents == ["v.kdbx"])
+    }
+
+    @Test func aFileChangedOnDiskIsNeverOverwritten() throws {
+        let dir = try TempDirectory()
+        let url = dir.file("v.kdbx")
+        try TestVaultFile.write(to: url)
+        var ours = try VaultDocument.open(url.path, key: try TestVaultFile.key(),
+                                          options: VaultDocument.Options(mergeHandler: nil))
         var theirs = try VaultDocument.open(url.path, key: try TestVaultFile.key())
         try addGroup(&theirs, "Theirs")
         try theirs.save()

@@ -26,11 +26,11 @@ struct MergeOnSaveTests {
         try FileManager.default.copyItem(at: TestVectors.url("demo/demo.kdbx"), to: file)
         let key = try CompositeKey(password: ProtectedString(Self.password), keyFileContents: nil)
 
-        // Our read, and an edit in memory (as `mypass edit` makes it).
-        var ours = try KDBXCodec.open([UInt8](try Data(contentsOf: file)), key: key)
-        let github = ours.allEntries.first { $0.title == "GitHub" }!.uuid
+        // Our read, and an edit in memory (as `mypass edit` makes it), through the document.
+        var document = try VaultDocument.open(file.path, key: key)
+        let github = document.vault.allEntries.first { $0.title == "GitHub" }!.uuid
         let now = KDBXTime(unixSeconds: Int64(Date().timeIntervalSince1970))
-        try ours.editEntry(github, now: now) { $0.url = "https://github.com/acme" }
+        try document.vault.editEntry(github, now: now) { $0.url = "https://github.com/acme" }
 
         // Meanwhile KeePassXC edits another entry and adds one, saving over the file.
         let edit = try runProcess(keepassxc, ["edit", "-u", "kx-user", file.path, "Personal/Dropbox"],
@@ -40,11 +40,11 @@ struct MergeOnSaveTests {
                                  stdin: Array("demo\n".utf8))
         #expect(add.status == 0, "\(add.stderrText)")
 
-        // Our write: the file changed, so our vault is merged into what it holds now.
-        let onDisk = try KDBXCodec.open([UInt8](try Data(contentsOf: file)), key: key)
-        let result = try VaultMerge.merge(local: onDisk, remote: ours)
-        #expect(result.changes.map(\.kind) == [.updated])
-        try Data(try KDBXCodec.save(result.vault, key: key)).write(to: file)
+        // Our write: the file changed, so the save merges our vault into what it holds now.
+        let report = try document.save()
+        let merged = try #require(report.merged)
+        #expect(merged.count == 1)
+        #expect(merged.first?.hasPrefix("updated entry Work/GitHub") == true)
 
         let shown = try runProcess(keepassxc, ["show", "-a", "URL", file.path, "Work/GitHub"], stdin: Array("demo\n".utf8))
         #expect(shown.stdoutText == "https://github.com/acme\n")
@@ -54,8 +54,7 @@ struct MergeOnSaveTests {
         let added = try runProcess(keepassxc, ["show", "-a", "UserName", file.path, "Work/Added by KeePassXC"],
                                    stdin: Array("demo\n".utf8))
         #expect(added.stdoutText == "new\n")
-        let merged = result.vault.entry(withUUID: github)
-        #expect(merged?.history.count == 1)
+        #expect(document.vault.entry(withUUID: github)?.history.count == 1)
     }
 
     @Test("a large vault merges with a copy that changed every tenth entry")

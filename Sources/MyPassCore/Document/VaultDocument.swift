@@ -47,7 +47,8 @@ public struct VaultDocument: Sendable {
         public var fileSystem: any VaultFileSystem
         /// The KDF.
         public var keyDerivation: KeyDerivation
-        /// Merges our changes into a file that changed on disk; `nil`: such a save fails with
+        /// Merges our changes into a file that changed on disk (default:
+        /// ``VaultDocument/keePassSynchronize``); `nil`: such a save fails with
         /// ``CoreError/Code/fileChangedOnDisk``.
         public var mergeHandler: MergeHandler?
 
@@ -55,7 +56,7 @@ public struct VaultDocument: Sendable {
         public init(limits: KDBXLimits = KDBXLimits(), saveOptions: KDBXSaveOptions = KDBXSaveOptions(),
                     maxFileBytes: Int = 1 << 30, lockTimeoutSeconds: Double = 30,
                     fileSystem: any VaultFileSystem = SystemFileSystem(), keyDerivation: KeyDerivation = .standard,
-                    mergeHandler: MergeHandler? = nil) {
+                    mergeHandler: MergeHandler? = VaultDocument.keePassSynchronize) {
             self.limits = limits
             self.saveOptions = saveOptions
             self.maxFileBytes = maxFileBytes

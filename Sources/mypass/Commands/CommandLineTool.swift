@@ -26,6 +26,10 @@ enum CommandLineTool {
         "export": ExportCommand.run,
         "generate": GenerateCommand.run,
         "merge": MergeCommand.run,
+        "passkey ls": PasskeyCommand.list,
+        "passkey show": PasskeyCommand.show,
+        "passkey add": PasskeyCommand.add,
+        "passkey assert": PasskeyCommand.assert,
     ]
 
     /// Runs the command line `arguments` (without the program name) and returns the exit code.

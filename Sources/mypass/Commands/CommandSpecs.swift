@@ -156,7 +156,7 @@ enum CommandSpecs {
 
     /// Every top-level command, in the order `mypass --help` lists them.
     static let all: [CommandSpec] = [
-        info, ls, groups, show, add, edit, rm, mv, mkdir, rmdir, totp, match, attachment, export, generate, merge,
+        info, ls, groups, show, add, edit, rm, mv, mkdir, rmdir, totp, match, attachment, export, generate, merge, passkey,
     ]
 
     /// The top-level help.

@@ -19,9 +19,9 @@ enum MergeCommand {
         }
         // Both files must exist before any password is asked for.
         let otherBytes = try VaultContext.readFile(otherPath, what: "vault")
-        var (context, _) = try VaultContext.open(parsed)
+        var (context, _) = try VaultContext.open(parsed, forWriting: !parsed.flag("dry-run"))
         let otherKey = sameCredentials
-            ? context.key : try key(path: otherPath, keyFile: otherKeyFile, noPassword: otherNoPassword)
+            ? context.document.key : try key(path: otherPath, keyFile: otherKeyFile, noPassword: otherNoPassword)
         let other: Vault
         do {
             other = try Progress.run("Unlocking \(VaultContext.displayName(otherPath))…") {
@@ -77,7 +77,7 @@ enum MergeCommand {
             text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
         }
         var text = pad(change.kind.rawValue, 9) + pad(change.object.rawValue, 11)
-        text += change.path.isEmpty ? (change.object == .meta ? change.note : "-") : Vault.display(change.path)
+        text += change.path.isEmpty ? (change.object == .meta ? change.note : "-") : Vault.displayPath(change.path)
         if let uuid = change.uuid { text += "  " + uuid.hexString }
         if !change.note.isEmpty && change.object != .meta { text += "  (" + change.note + ")" }
         return text

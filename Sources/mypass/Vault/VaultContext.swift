@@ -82,7 +82,7 @@ struct VaultContext {
             Console.err("Note: '\(path)' was saved as KDBX \(report.version) (it was \(from)): its content or settings need it.\n")
         }
         if let merged = report.merged {
-            Console.err("Note: '\(path)' was changed by another program since it was opened; the changes were merged:\n")
+            Console.err("Note: '\(path)' changed on disk since it was opened (another program or device saved it); this command's changes were merged into that version:\n")
             for line in merged { Console.err("  \(line)\n") }
         }
         for warning in report.warnings { Console.err("Warning: \(warning)\n") }
