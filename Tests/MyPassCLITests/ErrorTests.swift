@@ -129,7 +129,8 @@ struct ErrorTests {
         }
         let result = try runProcess(executable, arguments, stdin: Array(Demo.stdin.utf8))
         #expect(result.status == 1, "\(result.stderrText)")
-        #expect(result.stderrText.hasPrefix("Error: cannot save '\(vault)': "))
+        // Refused before anything is asked or written.
+        #expect(result.stderrText.hasPrefix("Error: cannot change '\(vault)': "))
         #expect(result.stderrText.split(separator: "\n").count == 1, "\(result.stderrText)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: vault)) == before)
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)

@@ -67,7 +67,7 @@ struct CodecRoundTripTests {
         #expect(reopened.deletedObjects == vault.deletedObjects)
     }
 
-    @Test("version rules: 3.1 stays 3.1; 3.1 with ChaCha20 becomes 4.0; impossible targets are invalid")
+    @Test("version rules: 3.1 stays 3.1, with ChaCha20 too; impossible targets are invalid")
     func versionRules() throws {
         let kdbx31 = FixtureCatalog.keepass[1]
         let v31 = try KDBXCodec.open(try kdbx31.fileBytes, key: try kdbx31.compositeKey())
@@ -76,9 +76,15 @@ struct CodecRoundTripTests {
         #expect(Array(saved[8..<12]) == [0x01, 0x00, 0x03, 0x00])
         let aesChaCha = FixtureCatalog.kdbxweb.first { $0.name.hasSuffix("AesChaCha") }!
         let chacha = try KDBXCodec.open(try aesChaCha.fileBytes, key: try aesChaCha.compositeKey())
-        #expect(try KDBXCodec.versionToWrite(for: chacha) == .v4_0)
+        #expect(chacha.format.version == .v3_1)
+        #expect(try KDBXCodec.versionToWrite(for: chacha) == .v3_1)
+        let savedChaCha = try KDBXCodec.save(chacha, key: try aesChaCha.compositeKey(), options: KDBXSaveOptions(targetVersion: .v3_1))
+        #expect(Array(savedChaCha[8..<12]) == [0x01, 0x00, 0x03, 0x00])
+        #expect(try KDBXCodec.open(savedChaCha, key: try aesChaCha.compositeKey()) == chacha.asWritten(version: .v3_1))
+        var argon = chacha
+        argon.format.kdf = .argon2(Argon2Settings(variant: .argon2d, memoryBytes: 1 << 20, iterations: 1, parallelism: 1))
         #expect(throws: KDBXError(.invalidModel)) {
-            try KDBXCodec.save(chacha, key: try aesChaCha.compositeKey(), options: KDBXSaveOptions(targetVersion: .v3_1))
+            try KDBXCodec.save(argon, key: try aesChaCha.compositeKey(), options: KDBXSaveOptions(targetVersion: .v3_1))
         }
         #expect(throws: KDBXError(.invalidModel)) {
             try KDBXCodec.save(v31, key: try kdbx31.compositeKey(), options: KDBXSaveOptions(targetVersion: KDBXVersion(major: 4, minor: 2)))

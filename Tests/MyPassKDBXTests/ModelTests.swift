@@ -145,7 +145,7 @@ struct ModelStructureTests {
         #expect(vault.minimumVersion == .v4_0)
         vault.format.kdf = .aes(rounds: 1)
         vault.format.cipher = .chacha20
-        #expect(vault.minimumVersion == .v4_0)
+        #expect(vault.minimumVersion == .v3_1)  // KDBX 3.1 names any cipher by UUID (KeePassXC writes these)
         vault.format.cipher = .aes256
         vault.root.groups[1].tags = ["x"]
         #expect(vault.minimumVersion == .v4_1)
