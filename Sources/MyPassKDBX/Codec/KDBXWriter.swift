@@ -17,7 +17,7 @@ struct KDBXWriter {
         let version = try KDBXCodec.versionToWrite(for: vault, options: options)
         let format = vault.format
         let isKDBX4 = version.isKDBX4
-        let kdf = KDFParameters.fresh(format.kdf)
+        let kdf = KDFParameters.fresh(format.kdf, keeping: format.kdfItems)
         var innerStreamKey = SecureRandom.bytes(count: isKDBX4 ? 64 : 32)
         defer { wipe(&innerStreamKey) }
         let innerAlgorithm: InnerStreamAlgorithm = isKDBX4 ? .chacha20 : .salsa20
