@@ -96,6 +96,17 @@ public enum InteropTools {
         return url
     }
 
+    /// `Tests/Tools/kporacle/kporacle`, the repository's copy of kporacle with the verbs the
+    /// fidelity tests need (`kdf`, `edit`, KDF item options of `save`), when KeePass is installed.
+    public static var kporacleTests: URL? {
+        let url = TestVectors.repositoryRoot.appendingPathComponent("Tests/Tools/kporacle/kporacle")
+        guard FileManager.default.isExecutableFile(atPath: url.path),
+              FileManager.default.fileExists(atPath: "/usr/lib/keepass2/KeePass.exe"),
+              executable(named: "mcs") != nil
+        else { return nil }
+        return url
+    }
+
     /// The full path of an executable on PATH, or `nil`.
     public static func executable(named name: String) -> URL? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"

@@ -161,9 +161,15 @@ package struct KDBXReader {
                 throw KDBXError(.corruptedFile, "Meta/HeaderHash does not match the header", location: "XML Meta/HeaderHash")
             }
         }
+        var kdfItems = VariantDictionary()
+        if header.version.isKDBX4 {
+            kdfItems = header.kdf.storedItems
+            if kdfItems["S"] != nil { kdfItems["S"] = .bytes([]) }  // drawn fresh on every save
+        }
         let format = VaultFormat(
             version: header.version, cipher: header.cipher, kdf: header.kdf.settings, compression: header.compression,
-            innerStream: innerStream ?? header.innerStreamAlgorithm ?? .chacha20, publicCustomData: header.publicCustomData)
+            innerStream: innerStream ?? header.innerStreamAlgorithm ?? .chacha20, publicCustomData: header.publicCustomData,
+            kdfItems: kdfItems)
         return Vault(format: format, body: body)
     }
 }

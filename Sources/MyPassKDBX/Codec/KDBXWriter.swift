@@ -48,12 +48,13 @@ package struct KDBXWriter {
         let version = try KDBXCodec.versionToWrite(for: vault, options: options)
         let format = vault.format
         let isKDBX4 = version.isKDBX4
+        let kdf = KDFParameters.fresh(format.kdf, keeping: format.kdfItems)
         var innerStreamKey = SecureRandom.bytes(count: isKDBX4 ? 64 : 32)
         defer { wipe(&innerStreamKey) }
         var header = KDBXHeader(
             version: version, cipher: format.cipher, compression: format.compression,
             masterSeed: SecureRandom.bytes(count: 32), encryptionIV: SecureRandom.bytes(count: format.cipher.ivByteCount),
-            kdf: KDFParameters.fresh(format.kdf),
+            kdf: kdf,
             innerStreamAlgorithm: isKDBX4 ? nil : .salsa20,
             innerStreamKey: isKDBX4 ? nil : innerStreamKey,
             streamStartBytes: isKDBX4 ? nil : SecureRandom.bytes(count: 32),

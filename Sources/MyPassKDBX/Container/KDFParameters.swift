@@ -4,7 +4,10 @@ import MyPassBytes
 /// `S`) or salt (Argon2 `S`), and Argon2's optional secret `K` and associated data `A`.
 ///
 /// KDBX 4 stores these as a ``VariantDictionary`` (header field 11); KDBX 3.x stores the AES-KDF
-/// seed and rounds in header fields 5 and 6.
+/// seed and rounds in header fields 5 and 6. Parameters read from a file keep that dictionary
+/// (``storedItems``), so a save writes every item back in its place and with its type, including
+/// items this reader does not know, as KeePass does (`KdfParameters` is a `VariantDictionary` it
+/// re-serializes whole).
 public struct KDFParameters: Equatable, Sendable {
     /// AES-KDF, KeePass's UUID c9d9f39a-628a-4460-bf74-0d08c18a4fea (the only one we write).
     public static let aesKDFUUID: [UInt8] = [
@@ -27,18 +30,59 @@ public struct KDFParameters: Equatable, Sendable {
     public var secret: [UInt8]
     /// Argon2 `A` (associated data); empty when absent.
     public var associatedData: [UInt8]
+    /// The KDBX 4 dictionary as read, in stored order (empty for new parameters). ``dictionary``
+    /// starts from it while it names the same KDF as ``settings``, so unknown items survive.
+    public var storedItems: VariantDictionary
 
     /// Parameters with the given settings and seed.
-    public init(settings: KDFSettings, seed: [UInt8], secret: [UInt8] = [], associatedData: [UInt8] = []) {
+    public init(
+        settings: KDFSettings, seed: [UInt8], secret: [UInt8] = [], associatedData: [UInt8] = [],
+        storedItems: VariantDictionary = VariantDictionary()
+    ) {
         self.settings = settings
         self.seed = seed
         self.secret = secret
         self.associatedData = associatedData
+        self.storedItems = storedItems
     }
 
     /// Fresh parameters for a save: `settings` with a new random 32-byte seed or salt.
-    public static func fresh(_ settings: KDFSettings) -> KDFParameters {
-        KDFParameters(settings: settings, seed: SecureRandom.bytes(count: 32))
+    ///
+    /// - Parameter stored: the dictionary the vault was read with (``VaultFormat/kdfItems``).
+    ///   While it names the same KDF as `settings`, its items are kept in order and with their
+    ///   types, and Argon2's `K` (secret) and `A` (associated data) go on being used; only the
+    ///   seed (`S`) and the cost items are replaced.
+    public static func fresh(_ settings: KDFSettings, keeping stored: VariantDictionary = VariantDictionary()) -> KDFParameters {
+        var fresh = KDFParameters(settings: settings, seed: SecureRandom.bytes(count: 32))
+        guard fresh.namesSameKDF(stored) else { return fresh }
+        fresh.storedItems = stored
+        if case .argon2 = settings {
+            if case .bytes(let k)? = stored["K"] { fresh.secret = k }
+            if case .bytes(let a)? = stored["A"] { fresh.associatedData = a }
+        }
+        return fresh
+    }
+
+    /// Equal when both write the same dictionary: same KDF, costs, seed, `K`, `A` and other items,
+    /// in the same order.
+    public static func == (lhs: KDFParameters, rhs: KDFParameters) -> Bool {
+        lhs.dictionary == rhs.dictionary
+    }
+
+    /// The KDF UUID that ``settings`` names (KeePass's AES-KDF UUID for AES-KDF).
+    private var settingsUUID: [UInt8] {
+        switch settings {
+        case .aes: return Self.aesKDFUUID
+        case .argon2(let a): return a.variant == .argon2d ? Self.argon2dUUID : Self.argon2idUUID
+        }
+    }
+
+    /// Whether `stored` holds a `$UUID` for the KDF that ``settings`` names (either AES-KDF UUID
+    /// counts as AES-KDF).
+    private func namesSameKDF(_ stored: VariantDictionary) -> Bool {
+        guard case .bytes(var uuid)? = stored["$UUID"] else { return false }
+        if uuid == Self.aesKDFKeePassXCUUID { uuid = Self.aesKDFUUID }
+        return uuid == settingsUUID
     }
 
     /// Reads KDBX 4 KDF parameters (`$UUID`, then `R`/`S` or `S`,`P`,`M`,`I`,`V`,`K`,`A`).
@@ -53,7 +97,7 @@ public struct KDFParameters: Equatable, Sendable {
         if uuid == Self.aesKDFUUID || uuid == Self.aesKDFKeePassXCUUID {
             guard case .uint64(let rounds)? = dictionary["R"] else { throw missing("R") }
             guard case .bytes(let seed)? = dictionary["S"], seed.count == 32 else { throw missing("S") }
-            self.init(settings: .aes(rounds: rounds), seed: seed)
+            self.init(settings: .aes(rounds: rounds), seed: seed, storedItems: dictionary)
         } else if uuid == Self.argon2dUUID || uuid == Self.argon2idUUID {
             guard case .bytes(let salt)? = dictionary["S"] else { throw missing("S") }
             guard case .uint32(let parallelism)? = dictionary["P"] else { throw missing("P") }
@@ -75,30 +119,33 @@ public struct KDFParameters: Equatable, Sendable {
                 settings: .argon2(Argon2Settings(
                     variant: variant, memoryBytes: memory, iterations: iterations, parallelism: parallelism,
                     version: version)),
-                seed: salt, secret: secret, associatedData: associated)
+                seed: salt, secret: secret, associatedData: associated, storedItems: dictionary)
         } else {
             throw KDBXError(.unsupported, "unknown KDF " + uuid.hexString, location: location)
         }
     }
 
-    /// The KDBX 4 VariantDictionary form, in KeePass's item order. AES-KDF is always written with
-    /// KeePass's UUID c9d9f39a-… and `R` as UInt64.
+    /// The KDBX 4 VariantDictionary form. Starts from ``storedItems`` when they name the same KDF
+    /// (every item kept in place with its type; the known ones take the current values), otherwise
+    /// KeePass's item order: `$UUID`, `R`, `S` (AES-KDF) or `$UUID`, `S`, `P`, `M`, `I`, `V`, `K`,
+    /// `A` (Argon2, `K` and `A` only when set). AES-KDF is always written with KeePass's UUID
+    /// c9d9f39a-… and `R` as UInt64 (KeePassXC does the same).
     public var dictionary: VariantDictionary {
-        var d = VariantDictionary()
+        var d = namesSameKDF(storedItems) ? storedItems : VariantDictionary()
+        d["$UUID"] = .bytes(settingsUUID)
         switch settings {
         case .aes(let rounds):
-            d["$UUID"] = .bytes(Self.aesKDFUUID)
             d["R"] = .uint64(rounds)
             d["S"] = .bytes(seed)
         case .argon2(let a):
-            d["$UUID"] = .bytes(a.variant == .argon2d ? Self.argon2dUUID : Self.argon2idUUID)
             d["S"] = .bytes(seed)
             d["P"] = .uint32(a.parallelism)
             d["M"] = .uint64(a.memoryBytes)
             d["I"] = .uint64(a.iterations)
             d["V"] = .uint32(a.version)
-            if !secret.isEmpty { d["K"] = .bytes(secret) }
-            if !associatedData.isEmpty { d["A"] = .bytes(associatedData) }
+            // An empty K or A read from the file stays as it was; one cleared by the caller goes.
+            if !secret.isEmpty || d["K"] == .bytes([]) { d["K"] = .bytes(secret) } else { d["K"] = nil }
+            if !associatedData.isEmpty || d["A"] == .bytes([]) { d["A"] = .bytes(associatedData) } else { d["A"] = nil }
         }
         return d
     }

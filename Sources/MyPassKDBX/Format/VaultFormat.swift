@@ -13,13 +13,20 @@ public struct VaultFormat: Equatable, Sendable {
     public var innerStream: InnerStreamAlgorithm
     /// KDBX 4 PublicCustomData (header field 12), kept as raw VariantDictionary bytes; empty when absent.
     public var publicCustomData: [UInt8]
+    /// The KDBX 4 KDF parameters (header field 11) as read, every item in stored order with its
+    /// type; empty for a new vault or a 3.x file. The seed `S` keeps its place with an empty value,
+    /// since it is drawn fresh on every save. A save keeps these items while ``kdf`` names the same
+    /// KDF: Argon2's `K` (secret) and `A` (associated data) stay in use and unknown items stay in
+    /// place; the cost items follow ``kdf``.
+    public var kdfItems: VariantDictionary
 
     /// A format; the defaults are KeePass 2's for a new vault (KDBX 4.0, AES-256, Argon2d 64 MiB x 2 x 2,
     /// gzip, ChaCha20 inner stream).
     public init(
         version: KDBXVersion = .v4_0, cipher: PayloadCipher = .aes256,
         kdf: KDFSettings = .argon2(.keePassDefault), compression: PayloadCompression = .gzip,
-        innerStream: InnerStreamAlgorithm = .chacha20, publicCustomData: [UInt8] = []
+        innerStream: InnerStreamAlgorithm = .chacha20, publicCustomData: [UInt8] = [],
+        kdfItems: VariantDictionary = VariantDictionary()
     ) {
         self.version = version
         self.cipher = cipher
@@ -27,6 +34,7 @@ public struct VaultFormat: Equatable, Sendable {
         self.compression = compression
         self.innerStream = innerStream
         self.publicCustomData = publicCustomData
+        self.kdfItems = kdfItems
     }
 }
 
