@@ -12,6 +12,8 @@ public struct Attachment: Equatable, Sendable {
     public var data: [UInt8]
     /// The in-memory protection flag (KDBX 4 inner header flag 0x01, KDBX 3 `Protected="True"`).
     public var isProtected: Bool
+    /// Unknown child elements and comments of the `<Binary>`, kept in place.
+    public var unknownElements: [UnknownElement] = []
 
     /// An attachment.
     public init(name: String, data: [UInt8], isProtected: Bool = false) {

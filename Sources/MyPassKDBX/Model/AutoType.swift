@@ -28,6 +28,8 @@ public struct AutoTypeAssociation: Equatable, Sendable {
     public var window: String
     /// `KeystrokeSequence` (empty: the entry's default sequence).
     public var sequence: String
+    /// Unknown child elements and comments, kept in place.
+    public var unknownElements: [UnknownElement] = []
 
     /// An association of a window pattern with a sequence.
     public init(window: String, sequence: String) {

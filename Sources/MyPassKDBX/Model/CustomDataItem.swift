@@ -7,6 +7,8 @@ public struct CustomDataItem: Equatable, Sendable {
     public var value: String
     /// `LastModificationTime` (KDBX 4.1; written only when writing 4.1 or later).
     public var lastModification: KDBXTime?
+    /// Unknown child elements and comments, kept in place.
+    public var unknownElements: [UnknownElement] = []
 
     /// An item; `lastModification` is `nil` for items without a 4.1 time.
     public init(key: String, value: String, lastModification: KDBXTime? = nil) {

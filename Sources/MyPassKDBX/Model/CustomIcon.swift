@@ -9,6 +9,8 @@ public struct CustomIcon: Equatable, Sendable {
     public var name: String
     /// `LastModificationTime` (KDBX 4.1).
     public var lastModification: KDBXTime?
+    /// Unknown child elements and comments, kept in place.
+    public var unknownElements: [UnknownElement] = []
 
     /// An icon; `name` and `lastModification` are KDBX 4.1 fields.
     public init(uuid: KDBXUUID, data: [UInt8], name: String = "", lastModification: KDBXTime? = nil) {

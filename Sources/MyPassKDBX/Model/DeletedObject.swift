@@ -5,6 +5,8 @@ public struct DeletedObject: Equatable, Sendable {
     public var uuid: KDBXUUID
     /// `DeletionTime`.
     public var deletionTime: KDBXTime
+    /// Unknown child elements and comments, kept in place.
+    public var unknownElements: [UnknownElement] = []
 
     /// A deleted object record.
     public init(uuid: KDBXUUID, deletionTime: KDBXTime) {

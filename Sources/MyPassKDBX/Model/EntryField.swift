@@ -8,6 +8,8 @@ import MyPassBytes
 public struct EntryField: Equatable, Sendable {
     /// The field name (`Title`, `UserName`, `Password`, `URL`, `Notes`, or a custom name).
     public var key: String
+    /// Unknown child elements and comments of the `<String>`, kept in place.
+    public var unknownElements: [UnknownElement] = []
     private var storage: Storage
 
     private enum Storage: Equatable, Sendable {

@@ -132,9 +132,11 @@ extension VaultXMLReader {
         case .field:
             fieldKey = nil
             fieldValue = nil
+            fieldUnknown = []
         case .attachment:
             attachmentName = nil
             attachmentContent = nil
+            attachmentUnknown = []
         case .association:
             association = AutoTypeAssociation(window: "", sequence: "")
         case .deletedObject:
@@ -183,6 +185,7 @@ extension VaultXMLReader {
             guard let key = fieldKey else { return }  // A String without Key carries nothing.
             var field = fieldValue ?? EntryField(key: key, value: "")
             field.key = key
+            field.unknownElements = fieldUnknown
             let e = entryStack.count - 1
             if let index = entryStack[e].fields.firstIndex(where: { $0.key == key }) {
                 entryStack[e].fields[index] = field  // KeePass: the last value for a key wins.
@@ -195,7 +198,8 @@ extension VaultXMLReader {
         case .attachment:
             // A reference to a missing pool binary drops the attachment, not the entry.
             guard let name = attachmentName, let content = attachmentContent else { return }
-            let attachment = Attachment(name: name, data: content.data, isProtected: content.isProtected)
+            var attachment = Attachment(name: name, data: content.data, isProtected: content.isProtected)
+            attachment.unknownElements = attachmentUnknown
             let e = entryStack.count - 1
             if let index = entryStack[e].attachments.firstIndex(where: { $0.name == name }) {
                 entryStack[e].attachments[index] = attachment

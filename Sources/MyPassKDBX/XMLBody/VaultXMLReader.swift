@@ -42,6 +42,8 @@ public struct VaultXMLReader {
     var item = CustomDataItem(key: "", value: "")
     var fieldKey: String?
     var fieldValue: EntryField?
+    var fieldUnknown: [UnknownElement] = []
+    var attachmentUnknown: [UnknownElement] = []
     var attachmentName: String?
     var attachmentContent: BinaryPoolItem?
     var association = AutoTypeAssociation(window: "", sequence: "")
@@ -166,7 +168,7 @@ public struct VaultXMLReader {
                     let finished = leaf!
                     leaf = nil
                     try applyLeaf(finished, &stream)
-                    frames[frames.count - 1].lastChild = name
+                    frames[frames.count - 1].noteChild(name)
                 }
             case .text(let text), .cdata(let text):
                 if leaf!.skipDepth == 0 { leaf!.text += text }
@@ -189,8 +191,10 @@ public struct VaultXMLReader {
         case .endElement(let name):
             let frame = frames.removeLast()
             try end(frame)
-            frames[frames.count - 1].lastChild = name
-        case .text, .cdata, .comment, .processingInstruction:
+            frames[frames.count - 1].noteChild(name)
+        case .comment(let text):
+            if frames.count > 1 { place(UnknownElement(comment: text, precedingElement: nil)) }
+        case .text, .cdata, .processingInstruction:
             // White space between elements, or stray content in a container: not part of the model.
             break
         }
@@ -206,8 +210,20 @@ public struct VaultXMLReader {
            !node.children.contains(where: { if case .element = $0 { return true } else { return false } }) {
             return  // An empty History inside a history item (KeePassXC writes these).
         }
-        let unknown = UnknownElement(node: node, precedingElement: owner.lastChild)
+        place(UnknownElement(node: node, precedingElement: nil))
+    }
+
+    /// Stores an unknown element or comment with the object that owns the innermost open element,
+    /// after the known sibling it followed. Children of containers without a model object of
+    /// their own (`History`, `CustomData`, `CustomIcons`, `Binaries`, `DeletedObjects`) go to the
+    /// object that owns the container, marked with its name.
+    mutating func place(_ unknown: UnknownElement) {
+        var unknown = unknown
+        let owner = frames[frames.count - 1]
+        unknown.precedingElement = owner.lastChild
+        unknown.precedingOccurrence = owner.lastChildRun
         switch owner.kind {
+        case .document: break  // Outside KeePassFile: only comments and PIs can be there.
         case .keePassFile: documentUnknown.append(unknown)
         case .meta: meta.unknownElements.append(unknown)
         case .memoryProtection: meta.memoryProtection.unknownElements.append(unknown)
@@ -216,7 +232,31 @@ public struct VaultXMLReader {
         case .entry: entryStack[entryStack.count - 1].unknownElements.append(unknown)
         case .times: times.unknownElements.append(unknown)
         case .autoType: entryStack[entryStack.count - 1].autoType.unknownElements.append(unknown)
-        default: break  // Inside small records (items, strings, icons): dropped, as KeePass does.
+        case .field: fieldUnknown.append(unknown)
+        case .attachment: attachmentUnknown.append(unknown)
+        case .item: item.unknownElements.append(unknown)
+        case .icon: icon.unknownElements.append(unknown)
+        case .association: association.unknownElements.append(unknown)
+        case .deletedObject: deletedObject.unknownElements.append(unknown)
+        case .history:
+            unknown.container = "History"
+            entryStack[entryStack.count - 1].unknownElements.append(unknown)
+        case .customData(let dataOwner):
+            unknown.container = "CustomData"
+            switch dataOwner {
+            case .meta: meta.unknownElements.append(unknown)
+            case .group: groupStack[groupStack.count - 1].unknownElements.append(unknown)
+            case .entry: entryStack[entryStack.count - 1].unknownElements.append(unknown)
+            }
+        case .customIcons:
+            unknown.container = "CustomIcons"
+            meta.unknownElements.append(unknown)
+        case .binaries:
+            unknown.container = "Binaries"
+            meta.unknownElements.append(unknown)
+        case .deletedObjects:
+            unknown.container = "DeletedObjects"
+            rootUnknown.append(unknown)
         }
     }
 
@@ -276,10 +316,22 @@ extension VaultXMLReader {
         var kind: Kind
         /// The last known child element that ended, for placing unknown elements.
         var lastChild: String?
+        /// How many known `lastChild` siblings ended in a row (1 for the first).
+        var lastChildRun = 0
         /// Whether a `UUID` child was read (groups and entries get a fresh one otherwise).
         var sawUUID = false
 
         init(kind: Kind) { self.kind = kind }
+
+        /// Records that the known child element `name` ended.
+        mutating func noteChild(_ name: String) {
+            if name == lastChild {
+                lastChildRun += 1
+            } else {
+                lastChild = name
+                lastChildRun = 1
+            }
+        }
     }
 
     /// An open leaf element whose text is being collected.

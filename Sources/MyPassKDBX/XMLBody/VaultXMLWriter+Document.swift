@@ -6,11 +6,11 @@ extension BodyWriter {
         xml.writeDeclaration()
         open("KeePassFile", unknowns: vault.unknownElements)
         writeMeta(vault.meta, headerHash: headerHash)
-        open("Root", unknowns: vault.rootUnknownElements)
+        open("Root", unknowns: vault.rootUnknownElements.inContainer(nil))
         writeGroup(vault.root)
-        open("DeletedObjects")
+        open("DeletedObjects", unknowns: vault.rootUnknownElements.inContainer("DeletedObjects"))
         for deleted in vault.deletedObjects {
-            open("DeletedObject")
+            open("DeletedObject", unknowns: deleted.unknownElements)
             leaf("UUID", deleted.uuid)
             leaf("DeletionTime", deleted.deletionTime)
             close("DeletedObject")
@@ -21,7 +21,7 @@ extension BodyWriter {
     }
 
     mutating func writeMeta(_ meta: Meta, headerHash: [UInt8]?) {
-        open("Meta", unknowns: meta.unknownElements)
+        open("Meta", unknowns: meta.unknownElements.inContainer(nil))
         leaf("Generator", meta.generator)
         if let headerHash, !mode.version.isKDBX4 { leaf("HeaderHash", Base64.encode(headerHash)) }
         if mode.version.isKDBX4 { leaf("SettingsChanged", meta.settingsChanged ?? meta.databaseNameChanged) }
@@ -47,9 +47,9 @@ extension BodyWriter {
         leaf("ProtectNotes", protection.protectNotes)
         close("MemoryProtection")
 
-        open("CustomIcons")
+        open("CustomIcons", unknowns: meta.unknownElements.inContainer("CustomIcons"))
         for icon in meta.customIcons {
-            open("Icon")
+            open("Icon", unknowns: icon.unknownElements)
             leaf("UUID", icon.uuid)
             leaf("Data", Base64.encode(icon.data))
             if mode.is41 {
@@ -69,15 +69,15 @@ extension BodyWriter {
         leaf("HistoryMaxSize", meta.historyMaxSize)
         leaf("LastSelectedGroup", meta.lastSelectedGroup)
         leaf("LastTopVisibleGroup", meta.lastTopVisibleGroup)
-        if mode.poolInMeta { writeBinaryPool() }
-        writeCustomData(meta.customData, always: true)
+        if mode.poolInMeta { writeBinaryPool(unknowns: meta.unknownElements.inContainer("Binaries")) }
+        writeCustomData(meta.customData, always: true, unknowns: meta.unknownElements.inContainer("CustomData"))
         close("Meta")
     }
 
     /// `Meta/Binaries` (KDBX 3.x and the plain export): protected items XORed with the stream (never
     /// compressed), others gzip-compressed when the vault is (`KdbxFile.Write.cs WriteBinPool`).
-    mutating func writeBinaryPool() {
-        open("Binaries")
+    mutating func writeBinaryPool(unknowns: [UnknownElement] = []) {
+        open("Binaries", unknowns: unknowns)
         for (index, item) in pool.items.enumerated() {
             var attributes = [XMLAttribute("ID", String(index))]
             var bytes = item.data
@@ -97,12 +97,13 @@ extension BodyWriter {
         close("Binaries")
     }
 
-    /// `CustomData`; group and entry custom data are written only when not empty.
-    mutating func writeCustomData(_ items: [CustomDataItem], always: Bool) {
-        guard always || !items.isEmpty else { return }
-        open("CustomData")
+    /// `CustomData`; group and entry custom data are written only when not empty (items or
+    /// unknown children).
+    mutating func writeCustomData(_ items: [CustomDataItem], always: Bool, unknowns: [UnknownElement]) {
+        guard always || !items.isEmpty || !unknowns.isEmpty else { return }
+        open("CustomData", unknowns: unknowns)
         for item in items {
-            open("Item")
+            open("Item", unknowns: item.unknownElements)
             leaf("Key", item.key)
             leaf("Value", item.value)
             if mode.is41, let time = item.lastModification { leaf("LastModificationTime", time) }
@@ -125,7 +126,7 @@ extension BodyWriter {
 
     /// A group, its entries, then its subgroups (KeePass `PreOrderTraverseTree` order).
     mutating func writeGroup(_ group: Group) {
-        open("Group", unknowns: group.unknownElements)
+        open("Group", unknowns: group.unknownElements.inContainer(nil))
         leaf("UUID", group.uuid)
         leaf("Name", group.name)
         leaf("Notes", group.notes)
@@ -141,14 +142,14 @@ extension BodyWriter {
             if let previous = group.previousParentGroup, !previous.isZero { leaf("PreviousParentGroup", previous) }
             if !group.tags.isEmpty { leaf("Tags", Entry.joinTags(group.tags)) }
         }
-        writeCustomData(group.customData, always: false)
+        writeCustomData(group.customData, always: false, unknowns: group.unknownElements.inContainer("CustomData"))
         for entry in group.entries { writeEntry(entry, isHistory: false) }
         for child in group.groups { writeGroup(child) }
         close("Group")
     }
 
     mutating func writeEntry(_ entry: Entry, isHistory: Bool) {
-        open("Entry", unknowns: entry.unknownElements)
+        open("Entry", unknowns: entry.unknownElements.inContainer(nil))
         leaf("UUID", entry.uuid)
         leaf("IconID", entry.iconID)
         if let icon = entry.customIconUUID, !icon.isZero { leaf("CustomIconUUID", icon) }
@@ -164,9 +165,9 @@ extension BodyWriter {
         for field in entry.fields { writeField(field) }
         for attachment in entry.attachments { writeAttachment(attachment) }
         writeAutoType(entry.autoType)
-        writeCustomData(entry.customData, always: false)
+        writeCustomData(entry.customData, always: false, unknowns: entry.unknownElements.inContainer("CustomData"))
         if !isHistory {
-            open("History")
+            open("History", unknowns: entry.unknownElements.inContainer("History"))
             for item in entry.history { writeEntry(item, isHistory: true) }
             close("History")
         }
@@ -174,7 +175,7 @@ extension BodyWriter {
     }
 
     mutating func writeField(_ field: EntryField) {
-        open("String")
+        open("String", unknowns: field.unknownElements)
         leaf("Key", field.key)
         if field.isProtected {
             if mode.plain {
@@ -197,7 +198,7 @@ extension BodyWriter {
     }
 
     mutating func writeAttachment(_ attachment: Attachment) {
-        open("Binary")
+        open("Binary", unknowns: attachment.unknownElements)
         leaf("Key", attachment.name)
         if let reference = pool.reference(for: attachment) {
             empty("Value", attributes: [XMLAttribute("Ref", String(reference))])
@@ -220,7 +221,7 @@ extension BodyWriter {
         leaf("DataTransferObfuscation", autoType.obfuscation)
         if !autoType.defaultSequence.isEmpty { leaf("DefaultSequence", autoType.defaultSequence) }
         for association in autoType.associations {
-            open("Association")
+            open("Association", unknowns: association.unknownElements)
             leaf("Window", association.window)
             leaf("KeystrokeSequence", association.sequence)
             close("Association")

@@ -97,6 +97,9 @@ struct WriteMode {
 struct UnknownCursor {
     var items: [UnknownElement]
     var emitted: [Bool]
+    /// The last known child written and how many of it in a row (see `UnknownElement.precedingOccurrence`).
+    var lastChild: String?
+    var lastChildRun = 0
 
     init(_ items: [UnknownElement]) {
         self.items = items
@@ -134,7 +137,7 @@ struct BodyWriter<Stream: ProtectedValueStream> {
         if !cursor.items.isEmpty {
             for index in cursor.items.indices where !cursor.emitted[index] {
                 cursor.emitted[index] = true
-                writeUnknown(cursor.items[index].node)
+                writeUnknown(cursor.items[index])
             }
         }
         xml.endElement()
@@ -148,10 +151,20 @@ struct BodyWriter<Stream: ProtectedValueStream> {
 
     mutating func emitUnknowns(after name: String?) {
         guard let last = cursors.indices.last, !cursors[last].items.isEmpty else { return }
-        for index in cursors[last].items.indices
-        where !cursors[last].emitted[index] && cursors[last].items[index].precedingElement == name {
+        if let name {
+            if cursors[last].lastChild == name {
+                cursors[last].lastChildRun += 1
+            } else {
+                cursors[last].lastChild = name
+                cursors[last].lastChildRun = 1
+            }
+        }
+        let run = cursors[last].lastChildRun
+        for index in cursors[last].items.indices where !cursors[last].emitted[index] {
+            let item = cursors[last].items[index]
+            guard item.precedingElement == name, name == nil || item.precedingOccurrence == run else { continue }
             cursors[last].emitted[index] = true
-            writeUnknown(cursors[last].items[index].node)
+            writeUnknown(item)
         }
     }
 
@@ -175,9 +188,14 @@ struct BodyWriter<Stream: ProtectedValueStream> {
         leaf(name, mode.binaryTimes ? time.kdbx4Base64 : time.iso8601)
     }
 
-    /// Writes a captured unknown element, masking its protected values in document order.
-    mutating func writeUnknown(_ node: XMLElementNode) {
-        var masked = node
+    /// Writes a captured unknown element, masking its protected values in document order, or a
+    /// kept comment.
+    mutating func writeUnknown(_ unknown: UnknownElement) {
+        if let comment = unknown.comment {
+            xml.writeComment(comment)
+            return
+        }
+        var masked = unknown.node
         mask(&masked)
         xml.writeNode(masked)
     }
