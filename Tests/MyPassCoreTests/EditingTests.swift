@@ -103,11 +103,12 @@ struct EditingTests {
 
     @Test func approximateSizeCountsContent() {
         var entry = Entry()
-        entry.title = "abc"                     // 5 + 3
-        entry.password = ProtectedString("xyz") // 8 + 3
-        entry.tags = ["t1"]                     // 2
-        entry.attachments = [Attachment(name: "a", data: [1, 2, 3])]  // 1 + 3
-        #expect(entry.approximateSize == 128 + 8 + 11 + 2 + 4)
+        entry.title = "abc"                     // 40 bytes; 5 + 3 units
+        entry.password = ProtectedString("xyz") // 40 bytes; 8 + 3 units
+        entry.tags = ["t1"]                     // 8 bytes; 2 units
+        entry.attachments = [Attachment(name: "a", data: [1, 2, 3])]  // 65 + 3 bytes; 1 unit
+        // KeePass's PwEntry.GetSize: 276 fixed bytes, per-item overheads, two bytes per UTF-16 unit.
+        #expect(entry.approximateSize == 276 + 40 + 40 + 8 + 65 + 3 + 2 * (8 + 11 + 2 + 1))
     }
 
     @Test func moveEntryRecordsLocation() throws {

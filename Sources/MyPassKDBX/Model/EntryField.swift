@@ -78,6 +78,21 @@ public struct EntryField: Equatable, Sendable {
         }
     }
 
+    /// Length of the value in UTF-16 code units (what .NET's `String.Length` counts), without
+    /// revealing it as text.
+    public var utf16Count: Int {
+        switch storage {
+        case .plain(let text): return text.utf16.count
+        case .protected:
+            return withUTF8Bytes { bytes in
+                // One unit per UTF-8 lead byte, two for a 4-byte sequence (a surrogate pair).
+                var units = 0
+                for byte in bytes where byte & 0xC0 != 0x80 { units += byte >= 0xF0 ? 2 : 1 }
+                return units
+            }
+        }
+    }
+
     /// Calls `body` with the value's UTF-8 bytes (a wiped scratch copy for protected values).
     public func withUTF8Bytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         switch storage {

@@ -66,6 +66,7 @@ static class Oracle {
             else if (args.Length >= 4 && args[0] == "merge") Merge(args[1], args[2], args[3], args.Skip(4).ToArray());
             else if (args.Length >= 2 && args[0] == "kdf") Console.WriteLine(Json.Hex(KdfParameters.SerializeExt(Open(args[1], args.Skip(2).ToArray()).KdfParameters)));
             else if (args.Length >= 3 && args[0] == "edit") Edit(args[1], args[2], args.Skip(3).ToArray());
+            else if (args.Length >= 2 && args[0] == "sizes") Sizes(Open(args[1], args.Skip(2).ToArray()));
             else { Console.Error.WriteLine("usage: kporacle gen OUTDIR | gen-edge OUTDIR | dump FILE [--pw P|--nopw] [--keyfile K] | save FILE OUT [...] | merge LOCAL REMOTE OUT [...] | from-xml XML OUT [--pw P] [--kdbx3]"); Environment.Exit(2); }
         } catch (Exception e) {
             Console.Error.WriteLine("kporacle: " + e.GetType().Name + ": " + e.Message);
@@ -117,6 +118,15 @@ static class Oracle {
             else if (a[i] == "--kdf-item") SetItem(db.KdfParameters, a[i + 1], a[i + 2], a[i + 3]);
         }
         db.SaveAs(IOConnectionInfo.FromPath(outPath), false, null);
+    }
+
+    // PwEntry.GetSize of every entry and history item: "UUID size" per line, history items
+    // indented by two spaces after their entry.
+    static void Sizes(PwDatabase db) {
+        foreach (var e in db.RootGroup.GetEntries(true)) {
+            Console.WriteLine(Json.Hex(e.Uuid.UuidBytes) + " " + e.GetSize());
+            foreach (var h in e.History) Console.WriteLine("  " + Json.Hex(h.Uuid.UuidBytes) + " " + h.GetSize());
+        }
     }
 
     static byte[] FromHex(string h) {
