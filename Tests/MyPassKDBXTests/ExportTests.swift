@@ -44,6 +44,7 @@ struct ExportTests {
             $0.attachments[3].isProtected = true
         }
         vault31.meta.settingsChanged = nil  // not written before KDBX 4
+        vault31.meta.generator = Meta.writerName  // a KDBX body names MyPass
         var write = LCGTestKeystream(seed: 9)
         let xml = VaultXMLWriter.write(vault31, version: .v3_1, stream: &write)
         #expect(String(decoding: xml, as: UTF8.self).contains("<Binary ID=\"3\" Protected=\"True\">"))

@@ -157,4 +157,30 @@ struct XMLFidelityTests {
         let written = Self.normalized(Self.write(vault))
         #expect(written.contains("<Key>B</Key><Value>2</Value></String><After2>x</After2><String><Key>C</Key>"))
     }
+
+    @Test("tags keep the file's separator; a KDBX body names MyPass as its generator, the plain export keeps the name")
+    func tagsAndGenerator() throws {
+        let xml = keePassDocument(root: """
+            <Group><UUID>AAAAAAAAAAAAAAAAAAAAAA==</UUID><Name>R</Name>\
+            <Entry><UUID>AQEBAQEBAQEBAQEBAQEBAQ==</UUID><Tags>solo</Tags></Entry>\
+            <Entry><UUID>AgICAgICAgICAgICAgICAg==</UUID><Tags>a, b</Tags></Entry>\
+            <Entry><UUID>AwMDAwMDAwMDAwMDAwMDAw==</UUID><Tags>later</Tags></Entry>\
+            </Group>
+            """, meta: "<Generator>KeePassXC</Generator>")
+        var vault = Vault(format: VaultFormat(), body: try readBody(xml))
+        #expect(vault.meta.generator == "KeePassXC")
+        #expect(vault.root.entries.map(\.tagSeparator) == [";", ",", ","])
+        for index in vault.root.entries.indices { vault.root.entries[index].tags.append("new") }
+        let written = Self.write(vault)
+        #expect(written.contains("<Tags>solo;new</Tags>"))  // before any separator was seen: KeePass's
+        #expect(written.contains("<Tags>a,b,new</Tags>"))
+        #expect(written.contains("<Tags>later,new</Tags>"))
+        #expect(written.contains("<Generator>MyPass</Generator>"))
+        let plain = String(decoding: VaultXMLWriter.plainXML(vault), as: UTF8.self)
+        #expect(plain.contains("<Generator>KeePassXC</Generator>"))
+        // A new vault's entries use KeePass's ';'.
+        var fresh = Entry()
+        fresh.tags = ["x", "y"]
+        #expect(Entry.joinTags(fresh.tags, separator: fresh.tagSeparator) == "x;y")
+    }
 }

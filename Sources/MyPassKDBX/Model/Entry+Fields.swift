@@ -122,9 +122,15 @@ extension Entry {
         return tags
     }
 
-    /// Tags joined with `;` as KeePass writes them (`StrUtil.TagsToString`).
-    public static func joinTags(_ tags: [String]) -> String {
-        tags.joined(separator: ";")
+    /// Tags joined with `separator`: `;` as KeePass writes them (`StrUtil.TagsToString`), or the
+    /// separator a file used.
+    public static func joinTags(_ tags: [String], separator: Character = ";") -> String {
+        tags.joined(separator: String(separator))
+    }
+
+    /// The separator `text` (a `Tags` value) uses: the first `;` or `,` in it, or `nil`.
+    public static func tagSeparator(in text: String) -> Character? {
+        text.first { $0 == ";" || $0 == "," }
     }
 }
 

@@ -16,8 +16,11 @@ public struct Entry: Equatable, Sendable, Identifiable {
     /// `QualityCheck` (KDBX 4.1): whether the password quality is shown/checked. Default true; false
     /// needs KDBX 4.1.
     public var qualityCheck: Bool
-    /// `Tags`, in stored order (written joined with `;`).
+    /// `Tags`, in stored order (written joined with ``tagSeparator``).
     public var tags: [String]
+    /// The separator `Tags` is written with: KeePass's `;` by default, or the one the file used
+    /// (`,` or `;`; for fewer than two tags, the one seen earlier in the file).
+    public var tagSeparator: Character = ";"
     /// `PreviousParentGroup` (KDBX 4.1): the group the entry was in before its last move.
     public var previousParentGroup: KDBXUUID?
     /// `Times`.

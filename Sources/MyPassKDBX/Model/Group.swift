@@ -26,6 +26,8 @@ public struct Group: Equatable, Sendable, Identifiable {
     public var previousParentGroup: KDBXUUID?
     /// `Tags` (KDBX 4.1; a non-empty list needs 4.1).
     public var tags: [String]
+    /// The separator the file's `Tags` used (see ``Entry/tagSeparator``).
+    public var tagSeparator: Character = ";"
     /// `CustomData` items (KDBX 4).
     public var customData: [CustomDataItem]
     /// The entries, in stored order.

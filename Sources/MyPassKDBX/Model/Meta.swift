@@ -59,9 +59,12 @@ public struct Meta: Equatable, Sendable {
     /// Unknown child elements of `<Meta>`, kept in place.
     public var unknownElements: [UnknownElement]
 
+    /// The `Generator` a KDBX file written by this library carries: `MyPass`.
+    public static let writerName = "MyPass"
+
     /// KeePass's defaults for a new vault, every time stamp set to `time`.
     public init(time: KDBXTime = .minimum) {
-        generator = "MyPass"
+        generator = Meta.writerName
         settingsChanged = time
         databaseName = ""
         databaseNameChanged = time

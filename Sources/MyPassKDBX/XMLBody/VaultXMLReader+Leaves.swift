@@ -31,10 +31,12 @@ extension VaultXMLReader {
         case .group:
             if leaf.name == "UUID" { frames[top].sawUUID = true }
             Self.applyGroup(leaf.name, text, &groupStack[groupStack.count - 1])
+            if leaf.name == "Tags" { groupStack[groupStack.count - 1].tagSeparator = noteTagSeparator(text) }
         case .times: applyTimes(leaf.name, text)
         case .entry:
             if leaf.name == "UUID" { frames[top].sawUUID = true }
             Self.applyEntry(leaf.name, text, &entryStack[entryStack.count - 1])
+            if leaf.name == "Tags" { entryStack[entryStack.count - 1].tagSeparator = noteTagSeparator(text) }
         case .field:
             if leaf.name == "Key" {
                 fieldKey = text
@@ -117,6 +119,16 @@ extension VaultXMLReader {
 
     // Static, so that writing into an element of `groupStack`/`entryStack` does not make Swift copy
     // the whole reader to call a method on it (an overlapping access to `self`).
+    /// The separator of a `Tags` value, remembering the file's first one for values without any.
+    mutating func noteTagSeparator(_ text: String) -> Character {
+        guard let separator = Entry.tagSeparator(in: text) else { return fileTagSeparator }
+        if !sawTagSeparator {
+            sawTagSeparator = true
+            fileTagSeparator = separator
+        }
+        return separator
+    }
+
     static func applyGroup(_ name: String, _ text: String, _ group: inout Group) {
         switch name {
         case "UUID": group.uuid = XMLValues.identity(text)
@@ -130,7 +142,8 @@ extension VaultXMLReader {
         case "EnableSearching": group.enableSearching = XMLValues.tristate(text)
         case "LastTopVisibleEntry": group.lastTopVisibleEntry = XMLValues.uuidOrZero(text)
         case "PreviousParentGroup": group.previousParentGroup = XMLValues.uuidReference(text)
-        case "Tags": group.tags = Entry.parseTags(text)
+        case "Tags":
+            group.tags = Entry.parseTags(text)
         default: break
         }
     }
@@ -144,7 +157,8 @@ extension VaultXMLReader {
         case "BackgroundColor": entry.backgroundColor = text
         case "OverrideURL": entry.overrideURL = text
         case "QualityCheck": entry.qualityCheck = XMLValues.bool(text, default: true)
-        case "Tags": entry.tags = Entry.parseTags(text)
+        case "Tags":
+            entry.tags = Entry.parseTags(text)
         case "PreviousParentGroup": entry.previousParentGroup = XMLValues.uuidReference(text)
         default: break
         }

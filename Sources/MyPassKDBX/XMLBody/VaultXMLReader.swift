@@ -52,6 +52,9 @@ public struct VaultXMLReader {
     var documentUnknown: [UnknownElement] = []
     var rootUnknown: [UnknownElement] = []
     var groupCount = 0
+    /// The first tag separator seen in the file (for `Tags` with fewer than two tags).
+    var fileTagSeparator: Character = ";"
+    var sawTagSeparator = false
     var entryCount = 0
 
     /// A reader for one XML body.

@@ -22,7 +22,9 @@ extension BodyWriter {
 
     mutating func writeMeta(_ meta: Meta, headerHash: [UInt8]?) {
         open("Meta", unknowns: meta.unknownElements.inContainer(nil))
-        leaf("Generator", meta.generator)
+        // A KDBX file names the program that wrote it, as KeePass ("KeePass") and KeePassXC
+        // ("KeePassXC") do; the plain export keeps the name as read.
+        leaf("Generator", mode.plain ? meta.generator : Meta.writerName)
         if let headerHash, !mode.version.isKDBX4 { leaf("HeaderHash", Base64.encode(headerHash)) }
         if mode.version.isKDBX4 { leaf("SettingsChanged", meta.settingsChanged ?? meta.databaseNameChanged) }
         leaf("DatabaseName", meta.databaseName)
@@ -140,7 +142,7 @@ extension BodyWriter {
         leaf("LastTopVisibleEntry", group.lastTopVisibleEntry)
         if mode.is41 {
             if let previous = group.previousParentGroup, !previous.isZero { leaf("PreviousParentGroup", previous) }
-            if !group.tags.isEmpty { leaf("Tags", Entry.joinTags(group.tags)) }
+            if !group.tags.isEmpty { leaf("Tags", Entry.joinTags(group.tags, separator: group.tagSeparator)) }
         }
         writeCustomData(group.customData, always: false, unknowns: group.unknownElements.inContainer("CustomData"))
         for entry in group.entries { writeEntry(entry, isHistory: false) }
@@ -157,7 +159,7 @@ extension BodyWriter {
         leaf("BackgroundColor", entry.backgroundColor)
         leaf("OverrideURL", entry.overrideURL)
         if mode.is41 && !entry.qualityCheck { leaf("QualityCheck", false) }
-        leaf("Tags", Entry.joinTags(entry.tags))
+        leaf("Tags", Entry.joinTags(entry.tags, separator: entry.tagSeparator))
         if mode.is41, let previous = entry.previousParentGroup, !previous.isZero {
             leaf("PreviousParentGroup", previous)
         }
