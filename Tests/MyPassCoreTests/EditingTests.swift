@@ -144,6 +144,7 @@ struct EditingTests {
         entry.title = "E"
         let uuid = try vault.addEntry(entry, to: vault.root.uuid, now: t1)
         #expect(vault.meta.recycleBinUUID.isZero)
+        let binChanged = vault.meta.recycleBinChanged
         guard case .movedToRecycleBin(let binUUID) = try vault.deleteEntry(uuid, now: t2) else {
             Issue.record("not moved to the bin")
             return
@@ -153,11 +154,11 @@ struct EditingTests {
         #expect(bin.iconID == 43)
         #expect(bin.enableSearching == false)
         #expect(bin.enableAutoType == false)
-        #expect(bin.isExpanded == false)
+        #expect(bin.isExpanded == true)  // KeePass: !RecycleBinCollapse, off by default
         #expect(bin.times.creation == t2)
         #expect(vault.root.groups.last?.uuid == binUUID)
         #expect(vault.meta.recycleBinUUID == binUUID)
-        #expect(vault.meta.recycleBinChanged == t2)
+        #expect(vault.meta.recycleBinChanged == binChanged)  // KeePass does not stamp it here
         #expect(vault.recycleBin?.entries.map(\.uuid) == [uuid])
         // The bin is out of the unfiltered list and of search.
         #expect(EntryList.displayedEntries(vault.flatEntries, filter: GroupFilter(), searchText: "").isEmpty)

@@ -95,8 +95,11 @@ extension Vault {
         root.modifyGroup(withUUID: target) { $0.entries.append(moved) }
     }
 
-    /// Deletes entry `uuid` as KeePass does: into the recycle bin when it is enabled and the entry is
-    /// not in it yet (creating the bin if needed); otherwise removed for good and recorded in
+    /// Deletes entry `uuid` as KeePass does (`MainForm.DeleteSelectedEntries`): into the recycle bin
+    /// when it is enabled and the entry is not in it yet (creating the bin if needed), with
+    /// ``Times/locationChanged`` and ``Entry/previousParentGroup`` set and the entry touched as
+    /// KeePass's `Touch(false)` touches it: access time `now` and usage count + 1 for the entry and
+    /// for every group above it (the bin and the root); otherwise removed for good and recorded in
     /// ``deletedObjects`` with time `now`.
     @discardableResult
     public mutating func deleteEntry(_ uuid: KDBXUUID, now: KDBXTime) throws(CoreError) -> DeletionOutcome {
@@ -106,7 +109,11 @@ extension Vault {
         if meta.recycleBinEnabled && !isEntryInRecycleBin(uuid) {
             let bin = ensureRecycleBin(now: now)
             try moveEntry(uuid, to: bin, now: now)
-            try touchEntryAccess(uuid, now: now)
+            root.modifyEntry(withUUID: uuid) { entry in
+                entry.times.lastAccess = now
+                entry.times.usageCount &+= 1
+            }
+            touchGroupAndParents(bin, now: now)
             return .movedToRecycleBin(bin)
         }
         root.removeEntry(withUUID: uuid)
@@ -114,8 +121,22 @@ extension Vault {
         return .deletedPermanently
     }
 
-    private mutating func touchEntryAccess(_ uuid: KDBXUUID, now: KDBXTime) throws(CoreError) {
-        root.modifyEntry(withUUID: uuid) { $0.times.lastAccess = now }
+    /// KeePass's `PwGroup.Touch(false, true)`: access time `now` and usage count + 1 for group
+    /// `uuid` and every group above it up to the root.
+    private mutating func touchGroupAndParents(_ uuid: KDBXUUID, now: KDBXTime) {
+        func path(_ group: Group) -> [KDBXUUID]? {
+            if group.uuid == uuid { return [group.uuid] }
+            for child in group.groups {
+                if let below = path(child) { return [group.uuid] + below }
+            }
+            return nil
+        }
+        for id in path(root) ?? [] {
+            root.modifyGroup(withUUID: id) { group in
+                group.times.lastAccess = now
+                group.times.usageCount &+= 1
+            }
+        }
     }
 
     /// Runs an edit body, passing ``CoreError``s through and wrapping any other error as
@@ -189,10 +210,14 @@ extension Vault {
         root.modifyGroup(withUUID: target) { $0.groups.append(moved) }
     }
 
-    /// Deletes group `uuid` with its subtree as KeePass does: into the recycle bin when it is
-    /// enabled and the group is neither in it, nor the bin itself, nor holds it; otherwise removed
-    /// for good, recording a deleted object for each entry and group of the subtree (KeePass
-    /// `PwGroup.DeleteAllObjects` order) and the group itself.
+    /// Deletes group `uuid` with its subtree as KeePass does (`MainForm.DeleteSelectedGroup`): into
+    /// the recycle bin when it is enabled and the group is neither in it, nor the bin itself, nor
+    /// holds it (location changed, previous parent set, and the group, the bin and the root touched:
+    /// access time `now`, usage count + 1); otherwise removed for good, recording a deleted object
+    /// for each entry and group of the subtree (KeePass `PwGroup.DeleteAllObjects` order) and the
+    /// group itself. Deleting the bin (or a group holding it) also clears ``Meta/recycleBinUUID``
+    /// and stamps ``Meta/recycleBinChanged``, so that no reference to a missing group remains
+    /// (KeePassXC warns about one on every open; KeePass would create a new bin on the next delete).
     @discardableResult
     public mutating func deleteGroup(_ uuid: KDBXUUID, now: KDBXTime) throws(CoreError) -> DeletionOutcome {
         guard uuid != root.uuid else { throw CoreError(.invalidOperation, "the root group cannot be deleted") }
@@ -204,6 +229,7 @@ extension Vault {
         if meta.recycleBinEnabled && !holdsBin && !isGroupInRecycleBin(uuid) {
             let bin = ensureRecycleBin(now: now)
             try moveGroup(uuid, to: bin, now: now)
+            touchGroupAndParents(uuid, now: now)
             return .movedToRecycleBin(bin)
         }
         removeGroupPermanently(group, now: now)
@@ -212,19 +238,20 @@ extension Vault {
 
     // MARK: - Recycle bin
 
-    /// The recycle bin's UUID, creating the bin the KeePass way when it does not exist: a group
-    /// "Recycle Bin" under the root with icon 43 (TrashBin), auto-type and searching disabled, not
-    /// expanded; ``Meta/recycleBinUUID`` and ``Meta/recycleBinChanged`` are set.
+    /// The recycle bin's UUID, creating the bin the KeePass way when it does not exist
+    /// (`MainForm.EnsureRecycleBin`): a group "Recycle Bin" appended under the root with icon 43
+    /// (TrashBin), auto-type and searching disabled, expanded (KeePass's default, its option
+    /// "RecycleBinCollapse" being off); ``Meta/recycleBinUUID`` is set. ``Meta/recycleBinChanged``
+    /// is left alone, as KeePass stamps it only when the bin setting is changed in its settings.
     @discardableResult
     public mutating func ensureRecycleBin(now: KDBXTime) -> KDBXUUID {
         if !meta.recycleBinUUID.isZero, group(withUUID: meta.recycleBinUUID) != nil { return meta.recycleBinUUID }
         var bin = Group(name: "Recycle Bin", iconID: 43, times: Times.created(at: now))
         bin.enableAutoType = false
         bin.enableSearching = false
-        bin.isExpanded = false
+        bin.isExpanded = true
         root.groups.append(bin)
         meta.recycleBinUUID = bin.uuid
-        meta.recycleBinChanged = now
         return bin.uuid
     }
 

@@ -57,5 +57,10 @@ extension Vault {
         record(group)
         deletedObjects.append(DeletedObject(uuid: group.uuid, deletionTime: now))
         root.removeGroup(withUUID: group.uuid)
+        let binUUID = meta.recycleBinUUID
+        if !binUUID.isZero && (group.uuid == binUUID || group.group(withUUID: binUUID) != nil) {
+            meta.recycleBinUUID = .zero
+            meta.recycleBinChanged = now
+        }
     }
 }
