@@ -183,4 +183,60 @@ struct XMLFidelityTests {
         fresh.tags = ["x", "y"]
         #expect(Entry.joinTags(fresh.tags, separator: fresh.tagSeparator) == "x;y")
     }
+
+    /// Replaces the `occurrence`-th `tag` with `replacement`.
+    static func replace(_ xml: inout String, _ tag: String, occurrence: Int, with replacement: String) throws {
+        var searchStart = xml.startIndex
+        var found: Range<String.Index>?
+        for _ in 0..<occurrence {
+            found = xml.range(of: tag, range: searchStart..<xml.endIndex)
+            guard let range = found else { throw TestFailure("tag \(tag) #\(occurrence) not found") }
+            searchStart = range.upperBound
+        }
+        xml.replaceSubrange(found!, with: replacement)
+    }
+
+    @Test("unknown attributes on every kind of known element survive in place (after the known ones)")
+    func unknownAttributesSurvive() throws {
+        var (xml, vault) = try Self.canonical()
+        let changes: [(String, Int, String)] = [
+            ("<KeePassFile>", 1, "<KeePassFile fileAttr=\"1\">"),
+            ("<Meta>", 1, "<Meta metaAttr=\"m\" second=\"2\">"),
+            ("<Generator>", 1, "<Generator genAttr=\"g\">"),
+            ("<MemoryProtection>", 1, "<MemoryProtection mp=\"1\">"),
+            ("<CustomIcons>", 1, "<CustomIcons ci=\"1\">"),
+            ("<Icon>", 1, "<Icon ic=\"1\">"),
+            ("<CustomData>", 1, "<CustomData cd=\"1\">"),
+            ("<Item>", 1, "<Item it=\"1\">"),
+            ("<Root>", 1, "<Root r=\"1\">"),
+            ("<Group>", 2, "<Group groupAttr=\"1\">"),
+            ("<Times>", 3, "<Times timesAttr=\"t\">"),
+            ("<Entry>", 2, "<Entry entryAttr=\"e\">"),
+            ("<String>", 3, "<String stringAttr=\"s\">"),
+            ("<Key>", 4, "<Key keyAttr=\"k\">"),
+            ("<Value Protected=\"True\">", 1, "<Value Protected=\"True\" valueAttr=\"v\">"),
+            ("<Binary>", 1, "<Binary ba=\"1\">"),
+            ("<AutoType>", 1, "<AutoType at=\"1\">"),
+            ("<Association>", 1, "<Association as=\"1\">"),
+            ("<History>", 1, "<History historyAttr=\"h\">"),
+            ("<DeletedObjects>", 1, "<DeletedObjects ds=\"1\">"),
+            ("<DeletedObject>", 1, "<DeletedObject d=\"1\">"),
+        ]
+        for (tag, occurrence, replacement) in changes {
+            try Self.replace(&xml, tag, occurrence: occurrence, with: replacement)
+        }
+        var clear = ClearTestStream()
+        let read = try Self.read(xml, like: vault, stream: &clear)
+        let written = Self.write(read)
+        for (_, _, replacement) in changes {
+            #expect(written.contains(replacement), "lost: \(replacement)")
+        }
+        #expect(Self.normalized(written) == Self.normalized(xml))
+        // Through a real inner stream too.
+        let key = [UInt8](repeating: 0x33, count: 64)
+        var writeStream = try InnerRandomStream(algorithm: .chacha20, key: key)
+        let masked = Self.write(read, stream: &writeStream)
+        var readStream = try InnerRandomStream(algorithm: .chacha20, key: key)
+        #expect(try Self.read(masked, like: vault, stream: &readStream) == read)
+    }
 }

@@ -24,6 +24,11 @@ public struct UnknownElement: Equatable, Sendable {
     /// `DeletedObjects` (kept with the root's unknown elements); `nil` when it was a direct child of
     /// the owner's element.
     public var container: String?
+    /// When set, this item writes nothing itself: it carries the attributes the reader did not
+    /// know (in ``node``'s attributes) of the known element so named (`""`: the owner's own
+    /// element, or the ``container`` element), its ``precedingOccurrence``-th in a row. The writer
+    /// puts them after the attributes it writes itself.
+    public var attributesFor: String?
 
     /// An unknown element that follows the known element `precedingElement`.
     public init(node: XMLElementNode, precedingElement: String?, container: String? = nil) {
@@ -31,6 +36,17 @@ public struct UnknownElement: Equatable, Sendable {
         self.comment = nil
         self.precedingElement = precedingElement
         self.container = container
+    }
+
+    /// Unknown attributes of the known element `element` (`""`: the owner's own element), its
+    /// `occurrence`-th in a row.
+    public init(attributes: [XMLAttribute], of element: String, occurrence: Int = 1, container: String? = nil) {
+        self.node = XMLElementNode(name: "", attributes: attributes)
+        self.comment = nil
+        self.precedingElement = nil
+        self.precedingOccurrence = occurrence
+        self.container = container
+        self.attributesFor = element
     }
 
     /// A comment that follows the known element `precedingElement`.

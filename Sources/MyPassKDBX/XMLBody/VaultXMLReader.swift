@@ -184,10 +184,12 @@ public struct VaultXMLReader {
         case .startElement(let name, let attributes):
             switch classify(frames[frames.count - 1].kind, name) {
             case .leaf:
+                keepUnknownAttributes(attributes, of: name)
                 leaf = Leaf(name: name, attributes: attributes)
             case .container(let kind):
                 try begin(kind, attributes: attributes)
                 frames.append(Frame(kind: kind))
+                keepUnknownAttributes(attributes, of: "")
             case .unknown:
                 capture = XMLNodeBuilder(startName: name, attributes: attributes)
             }
@@ -216,6 +218,20 @@ public struct VaultXMLReader {
         place(UnknownElement(node: node, precedingElement: nil))
     }
 
+    /// The attributes KeePass's format defines (on `Value`, `Binary` and pool items); others are kept.
+    static let knownAttributes: Set<String> = ["Protected", "ProtectInMemory", "Ref", "Compressed", "ID"]
+
+    /// Keeps the attributes of a known element that the format does not define, with the object
+    /// that owns the innermost open element (`element` `""`: that element itself).
+    mutating func keepUnknownAttributes(_ attributes: [XMLAttribute], of element: String) {
+        guard !attributes.isEmpty else { return }
+        let unknown = attributes.filter { !Self.knownAttributes.contains($0.name) }
+        guard !unknown.isEmpty, frames.count > 1 else { return }
+        let frame = frames[frames.count - 1]
+        let occurrence = element.isEmpty ? 1 : (frame.lastChild == element ? frame.lastChildRun + 1 : 1)
+        place(UnknownElement(attributes: unknown, of: element, occurrence: occurrence))
+    }
+
     /// Stores an unknown element or comment with the object that owns the innermost open element,
     /// after the known sibling it followed. Children of containers without a model object of
     /// their own (`History`, `CustomData`, `CustomIcons`, `Binaries`, `DeletedObjects`) go to the
@@ -223,8 +239,10 @@ public struct VaultXMLReader {
     mutating func place(_ unknown: UnknownElement) {
         var unknown = unknown
         let owner = frames[frames.count - 1]
-        unknown.precedingElement = owner.lastChild
-        unknown.precedingOccurrence = owner.lastChildRun
+        if unknown.attributesFor == nil {
+            unknown.precedingElement = owner.lastChild
+            unknown.precedingOccurrence = owner.lastChildRun
+        }
         switch owner.kind {
         case .document: break  // Outside KeePassFile: only comments and PIs can be there.
         case .keePassFile: documentUnknown.append(unknown)

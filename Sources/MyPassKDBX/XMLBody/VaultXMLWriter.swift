@@ -103,7 +103,18 @@ struct UnknownCursor {
 
     init(_ items: [UnknownElement]) {
         self.items = items
-        emitted = [Bool](repeating: false, count: items.count)
+        // Attribute carriers write nothing themselves.
+        emitted = items.map { $0.attributesFor != nil }
+    }
+
+    /// The kept unknown attributes of the known child `name` about to be written.
+    func attributes(of name: String) -> [XMLAttribute] {
+        let occurrence = lastChild == name ? lastChildRun + 1 : 1
+        var out: [XMLAttribute] = []
+        for item in items where item.attributesFor == name && item.precedingOccurrence == occurrence {
+            out.append(contentsOf: item.node.attributes)
+        }
+        return out
     }
 }
 
@@ -126,7 +137,9 @@ struct BodyWriter<Stream: ProtectedValueStream> {
 
     /// Opens a container whose unknown children are `unknowns`.
     mutating func open(_ name: String, attributes: [XMLAttribute] = [], unknowns: [UnknownElement] = []) {
-        xml.startElement(name, attributes: attributes)
+        var all = attributes
+        for item in unknowns where item.attributesFor == "" { all.append(contentsOf: item.node.attributes) }
+        xml.startElement(name, attributes: all)
         cursors.append(UnknownCursor(unknowns))
         emitUnknowns(after: nil)
     }
@@ -149,6 +162,12 @@ struct BodyWriter<Stream: ProtectedValueStream> {
         }
     }
 
+    /// The kept unknown attributes of the leaf `name` about to be written in the innermost container.
+    func keptAttributes(of name: String) -> [XMLAttribute] {
+        guard let last = cursors.indices.last, !cursors[last].items.isEmpty else { return [] }
+        return cursors[last].attributes(of: name)
+    }
+
     mutating func emitUnknowns(after name: String?) {
         guard let last = cursors.indices.last, !cursors[last].items.isEmpty else { return }
         if let name {
@@ -169,12 +188,14 @@ struct BodyWriter<Stream: ProtectedValueStream> {
     }
 
     mutating func leaf(_ name: String, _ text: String, attributes: [XMLAttribute] = []) {
-        xml.writeElement(name, text: text, attributes: attributes)
+        let kept = keptAttributes(of: name)
+        xml.writeElement(name, text: text, attributes: kept.isEmpty ? attributes : attributes + kept)
         emitUnknowns(after: name)
     }
 
     mutating func empty(_ name: String, attributes: [XMLAttribute] = []) {
-        xml.startElement(name, attributes: attributes)
+        let kept = keptAttributes(of: name)
+        xml.startElement(name, attributes: kept.isEmpty ? attributes : attributes + kept)
         xml.endElement()
         emitUnknowns(after: name)
     }
