@@ -147,23 +147,27 @@ public func runProcess(
     process.arguments = arguments
     if let environment { process.environment = environment }
     if let currentDirectory { process.currentDirectoryURL = currentDirectory }
-    // stdin and stderr go through temporary files, so no second thread is needed to avoid a pipe deadlock.
+    // stdin, stdout and stderr go through temporary files: no pipe to drain (so no deadlock and no
+    // second thread), and no blocking read that a signal can interrupt (Foundation's
+    // `readDataToEndOfFile` traps on EINTR).
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("mypass-proc-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: scratch) }
-    let inURL = scratch.appendingPathComponent("stdin"), errURL = scratch.appendingPathComponent("stderr")
+    let inURL = scratch.appendingPathComponent("stdin")
+    let outURL = scratch.appendingPathComponent("stdout"), errURL = scratch.appendingPathComponent("stderr")
     try Data(stdin).write(to: inURL)
+    _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
     _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
     let inHandle = try FileHandle(forReadingFrom: inURL)
+    let outHandle = try FileHandle(forWritingTo: outURL)
     let errHandle = try FileHandle(forWritingTo: errURL)
-    defer { try? inHandle.close(); try? errHandle.close() }
-    let outPipe = Pipe()
+    defer { try? inHandle.close(); try? outHandle.close(); try? errHandle.close() }
     process.standardInput = inHandle
-    process.standardOutput = outPipe
+    process.standardOutput = outHandle
     process.standardError = errHandle
     try process.run()
-    let outData = outPipe.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
+    let outData = try Data(contentsOf: outURL)
     let errData = try Data(contentsOf: errURL)
     return ProcessResult(
         status: process.terminationStatus, stdout: [UInt8](outData), stderr: [UInt8](errData))
