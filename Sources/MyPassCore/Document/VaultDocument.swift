@@ -81,6 +81,11 @@ public struct VaultDocument: Sendable {
     public var options: Options
     /// The model as last read or written, to tell whether there is anything to save.
     var savedVault: Vault
+    /// The temporary files of interrupted saves (`.NAME.mypass-HEX.tmp`, full encrypted copies of
+    /// the vault) that opening found beside the file and removed: their paths, for the user.
+    public internal(set) var removedStaleFiles: [String] = []
+    /// Stale temporary files found but not removable (a read-only directory, say): their paths.
+    public internal(set) var staleFilesLeft: [String] = []
 
     /// Whether the model differs from the file.
     public var hasUnsavedChanges: Bool { vault != savedVault }
@@ -105,8 +110,41 @@ public struct VaultDocument: Sendable {
         let (bytes, status) = try readStable(realPath, options: options)
         let (vault, cached) = try decode(bytes, key: key, cachedKey: cachedKey, options: options, progress: progress)
         let identity = VaultFileIdentity(path: realPath, status: status, bytes: bytes)
-        return VaultDocument(path: absolute, identity: identity, vault: vault, key: key, cachedKey: cached,
-                             options: options, savedVault: vault)
+        var document = VaultDocument(path: absolute, identity: identity, vault: vault, key: key, cachedKey: cached,
+                                     options: options, savedVault: vault)
+        (document.removedStaleFiles, document.staleFilesLeft) = removeStaleTemporaryFiles(of: realPath, fileSystem: options.fileSystem)
+        return document
+    }
+
+    /// Removes the temporary files that killed saves of the vault at `realPath` left beside it.
+    /// Only while no save runs: a saver holds the vault's lock from before it creates its temporary
+    /// file until that file is renamed or removed, so when the lock is free at once, every such file
+    /// is stale. Nothing is removed when the lock is held or the directory cannot be listed.
+    /// - Returns: the paths removed, and the paths found but not removable.
+    static func removeStaleTemporaryFiles(of realPath: String, fileSystem: any VaultFileSystem) -> (removed: [String], left: [String]) {
+        let directory = directoryOf(realPath)
+        let prefix = temporaryFilePrefix(for: realPath)
+        func isOurs(_ name: String) -> Bool {
+            guard name.hasPrefix(prefix), name.hasSuffix(temporaryFileSuffix) else { return false }
+            let middle = name.dropFirst(prefix.count).dropLast(temporaryFileSuffix.count)
+            return middle.count == 16 && middle.allSatisfy(\.isHexDigit)
+        }
+        guard let names = try? fileSystem.contentsOfDirectory(directory) else { return ([], []) }
+        let stale = names.filter(isOurs).sorted()
+        guard !stale.isEmpty, let lock = try? fileSystem.lock(realPath, timeoutSeconds: 0) else { return ([], []) }
+        defer { fileSystem.close(lock) }
+        var removed: [String] = []
+        var left: [String] = []
+        for name in stale {
+            let path = directory + "/" + name
+            do {
+                try fileSystem.remove(path)
+                removed.append(path)
+            } catch {
+                left.append(path)
+            }
+        }
+        return (removed, left)
     }
 
     /// Edits the model; `body` gets it in place. All or nothing: when `body` throws, the model is

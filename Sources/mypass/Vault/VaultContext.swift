@@ -61,6 +61,12 @@ struct VaultContext {
         } catch let error as CoreError {
             throw CommandLineTool.map(error, file: path)
         }
+        for stale in document.removedStaleFiles {
+            Console.err("Note: removed '\(stale)', a copy of the vault left by an interrupted save.\n")
+        }
+        for stale in document.staleFilesLeft {
+            Console.err("Warning: '\(stale)' is a copy of the vault left by an interrupted save and could not be removed; delete it.\n")
+        }
         return (VaultContext(path: path, document: document), entryPassword)
     }
 
