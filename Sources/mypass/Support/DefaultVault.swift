@@ -27,7 +27,13 @@ enum DefaultVault {
     /// `$XDG_CONFIG_HOME/mypass/config`, or `~/.config/mypass/config`.
     static func configPath(_ environment: [String: String]) -> String {
         if let base = environment["XDG_CONFIG_HOME"], !base.isEmpty { return base + "/mypass/config" }
-        return NSHomeDirectory() + "/.config/mypass/config"
+        return home + "/.config/mypass/config"
+    }
+
+    /// `$HOME`, else the account's home directory.
+    static var home: String {
+        if let home = ProcessInfo.processInfo.environment["HOME"], !home.isEmpty { return home }
+        return NSHomeDirectory()
     }
 
     /// The `vault` value of a config file's text, or nil when it has none.
@@ -54,6 +60,6 @@ enum DefaultVault {
     /// `~/x` as `$HOME/x`; other paths unchanged.
     static func expandingHome(_ path: String) -> String {
         guard path == "~" || path.hasPrefix("~/") else { return path }
-        return NSHomeDirectory() + path.dropFirst()
+        return home + path.dropFirst()
     }
 }
