@@ -49,9 +49,10 @@ struct CompletionModel {
         }
     }
 
-    /// Whether an option's value is a file name (`--keyfile`, `--attach`...).
+    /// Whether an option's value is a file name (`--keyfile`, `--other-keyfile`, `--attach`...);
+    /// `--group <path>` names a group of the vault, not a file.
     static func takesFile(_ option: OptionSpec) -> Bool {
-        option.valueName == "path" || option.valueName == "file"
+        option.valueName == "file" || option.long.hasSuffix("keyfile")
     }
 
     /// The shells `mypass completion` writes for.

@@ -55,7 +55,7 @@ enum ZshCompletion {
             text += "        '\(command.spec.name)')\n            _arguments -s"
             for option in command.options {
                 let value = option.valueName.map { ":\(quote($0)):" + (CompletionModel.takesFile(option) ? "_files" : " ") } ?? ""
-                let help = "[\(quote(bracketed(option.help)))]"
+                let help = "[\(singleQuoted(bracketed(option.help)))]"
                 if let short = option.short {
                     text += " \\\n                '(-\(short) --\(option.long))'{-\(short),--\(option.long)}'\(help)\(value)'"
                 } else {
@@ -85,9 +85,14 @@ enum ZshCompletion {
         return text
     }
 
-    /// Text inside single quotes, with `:` escaped for `_describe`.
+    /// Text inside single quotes, with `:` escaped for `_describe` and `_arguments` fields.
     static func quote(_ text: String) -> String {
-        text.replacingOccurrences("'", "'\\''").replacingOccurrences(":", "\\:")
+        singleQuoted(text).replacingOccurrences(":", "\\:")
+    }
+
+    /// Text inside single quotes (an option's `[description]` may hold colons).
+    static func singleQuoted(_ text: String) -> String {
+        text.replacingOccurrences("'", "'\\''")
     }
 
     /// Help text for an `_arguments` description (brackets escaped).
