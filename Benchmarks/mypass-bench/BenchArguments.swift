@@ -1,3 +1,5 @@
+import Foundation
+
 /// A small argument parser with swift-argument-parser's conventions: `--name value`,
 /// `--name=value`, flags, and positional arguments.
 struct BenchArguments {
@@ -78,4 +80,18 @@ func parseMemory(_ text: String) throws(BenchError) -> UInt64 {
     }
     if let bytes = UInt64(text) { return bytes }
     throw BenchError.usage("memory '\(text)' is not a size (bytes, or with KiB/MiB/GiB)")
+}
+
+/// The bytes of a file named on the command line, or a one-line failure (`cannot read vault
+/// 'x.kdbx': no such file`) instead of Foundation's error dump.
+func readInput(_ path: String, what: String) throws(BenchError) -> [UInt8] {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        throw BenchError.failure("cannot read \(what) '\(path)': no such file")
+    }
+    if isDirectory.boolValue { throw BenchError.failure("cannot read \(what) '\(path)': it is a directory") }
+    guard let data = FileManager.default.contents(atPath: path) else {
+        throw BenchError.failure("cannot read \(what) '\(path)': permission denied or unreadable")
+    }
+    return [UInt8](data)
 }

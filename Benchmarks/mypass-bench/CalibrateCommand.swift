@@ -9,7 +9,9 @@ enum CalibrateCommand {
 
       Argon2 (default argon2d): iterations for the given memory (default 64MiB) and parallelism (default 2).
       AES-KDF: rounds. The target defaults to 1 second. Calibration always times wall-clock time
-      (the delay a user waits when opening), whatever --clock says.
+      (the delay a user waits when opening), whatever --clock says. The report names the command
+      that applies the result to a vault: mypass settings VAULT --kdf ... (or --unlock-time
+      SECONDS, which calibrates and applies in one step).
     """
 
     static func run(_ args: inout BenchArguments) throws {
@@ -31,6 +33,7 @@ enum CalibrateCommand {
             let rounds = UInt64(Double(probe) * target / seconds)
             let check = try Timing.seconds { _ = try AESKDF.transform(key: key, seed: seed, rounds: rounds) }
             report.extra["rounds"] = String(rounds)
+            report.extra["apply with"] = "mypass settings VAULT --kdf aes --rounds \(rounds)"
             report.rows.append(Measurement(name: "AES-KDF \(rounds) rounds", value: check, unit: "s", higherIsBetter: false))
         case "argon2d", "argon2id":
             let memoryBytes = try parseMemory(args.value("memory") ?? "64MiB")
@@ -53,6 +56,7 @@ enum CalibrateCommand {
             report.extra["iterations"] = String(iterations)
             report.extra["memory"] = "\(memoryBytes) bytes"
             report.extra["parallelism"] = String(parallelism)
+            report.extra["apply with"] = "mypass settings VAULT --kdf \(kind) --memory \(memoryBytes / 1024)KiB --iterations \(iterations) --parallelism \(parallelism)"
             report.rows.append(Measurement(name: "\(kind) \(iterations) iterations", value: check, unit: "s", higherIsBetter: false))
         default:
             throw BenchError.usage("calibrate takes argon2d, argon2id or aes")

@@ -104,12 +104,11 @@ enum KDFCommand {
             }
         }
         if showKey { print(key.hexString) }
-        var wall = Measurement(name: "\(kind) derive, wall time", value: Timing.medianOf(oursWall), unit: "s", higherIsBetter: false)
-        var cpu = Measurement(name: "\(kind) derive, CPU time (all threads)", value: Timing.medianOf(oursCPU), unit: "s",
-                              higherIsBetter: false)
+        var wall = Measurement(name: "\(kind) derive, wall time", readings: oursWall, unit: "s", higherIsBetter: false)
+        var cpu = Measurement(name: "\(kind) derive, CPU time (all threads)", readings: oursCPU, unit: "s", higherIsBetter: false)
         if tool != nil {
-            wall.reference = ("argon2 CLI, whole process", Timing.medianOf(theirsWall))
-            cpu.reference = ("argon2 CLI, whole process", Timing.medianOf(theirsCPU))
+            wall.setReference("argon2 CLI, whole process", readings: theirsWall)
+            cpu.setReference("argon2 CLI, whole process", readings: theirsCPU)
             wall.note = agrees ? "same key" : "KEY DIFFERS"
         }
         let row = Timing.clock == .cpu ? cpu : wall
@@ -135,17 +134,20 @@ enum KDFCommand {
         try args.checkAllConsumed()
         var derived: [UInt8] = []
         Progress.say("AES-KDF \(rounds) rounds, \(runs) runs")
-        let seconds = try Timing.median(runs: runs, warmUp: false) {
+        let samples = try Timing.samples(runs: runs, warmUp: false) {
             derived = try AESKDF.transform(key: key, seed: seed, rounds: rounds)
         }
+        let seconds = Timing.medianOf(samples)
         if showKey { print(derived.hexString) }
         var report = Report(title: "AES-KDF: \(rounds) rounds, median of \(runs) runs, \(Timing.clock.rawValue) time")
-        var row = Measurement(name: "AES-KDF rounds per second", value: Double(rounds) / seconds, unit: "rounds/s", higherIsBetter: true)
+        var row = Measurement(name: "AES-KDF rounds per second", readings: samples.map { Double(rounds) / $0 }, unit: "rounds/s",
+                              higherIsBetter: true)
         if compare {
             Progress.say("openssl speed aes-256-ecb, with and without AES-NI")
             if let speed = try ReferenceTools.opensslSpeedMedian("aes-256-ecb", mask: .noAESNI, runs: min(runs, 3)) {
                 // One AES-KDF round encrypts two 16-byte blocks.
                 row.reference = ("OpenSSL aes-256-ecb, AES-NI off, 32 bytes a round", speed.masked / 32)
+                row.referenceSpread = Spread.of(speed.maskedReadings.map { $0 / 32 })
                 row.note = "unmasked OpenSSL " + String(format: "%.0f", speed.native / 32) + " rounds/s"
                     + (speed.masked < 0.9 * speed.native ? "" : " (MASK HAD NO EFFECT)")
             } else {

@@ -26,8 +26,8 @@ enum PrimitivesCommand {
 
         func throughput(_ name: String, bytes: Int = size, _ body: () throws -> Void) rethrows -> Measurement {
             Progress.say(name)
-            let seconds = try Timing.median(runs: runs, body)
-            return Measurement(name: name, value: Double(bytes) / seconds / 1e6, unit: "MB/s", higherIsBetter: true)
+            let seconds = try Timing.samples(runs: runs, body)
+            return Measurement(name: name, readings: seconds.map { Double(bytes) / $0 / 1e6 }, unit: "MB/s", higherIsBetter: true)
         }
         // openssl speed runs a second each, so it gets three readings (each beside an unmasked one).
         let opensslRuns = min(runs, 3)
@@ -40,6 +40,7 @@ enum PrimitivesCommand {
                 return
             }
             row.reference = ("OpenSSL \(algorithm)\(decrypt ? " -decrypt" : ""), \(mask.label)", speed.masked / perUnit)
+            row.referenceSpread = Spread.of(speed.maskedReadings.map { $0 / perUnit })
             if mask != .native {
                 let effective = speed.masked < 0.9 * speed.native
                 row.note = "unmasked OpenSSL " + String(format: "%.0f", speed.native / perUnit) + " " + row.unit
@@ -74,8 +75,8 @@ enum PrimitivesCommand {
 
         let rounds: UInt64 = 200_000
         Progress.say("AES-KDF")
-        let kdfSeconds = try Timing.median(runs: runs) { _ = try AESKDF.transform(key: key, seed: iv16 + iv16, rounds: rounds) }
-        var kdf = Measurement(name: "AES-KDF (32 bytes of AES-256-ECB a round)", value: Double(rounds) / kdfSeconds,
+        let kdfSeconds = try Timing.samples(runs: runs) { _ = try AESKDF.transform(key: key, seed: iv16 + iv16, rounds: rounds) }
+        var kdf = Measurement(name: "AES-KDF (32 bytes of AES-256-ECB a round)", readings: kdfSeconds.map { Double(rounds) / $0 },
                               unit: "rounds/s", higherIsBetter: true)
         try openssl(&kdf, "aes-256-ecb", .noAESNI, perUnit: 32)
         report.rows.append(kdf)
@@ -101,31 +102,32 @@ enum PrimitivesCommand {
         Progress.say("Argon2d")
         let argonParameters = Argon2.Parameters(variant: .argon2d, version: 0x13, memoryKiB: 64 * 1024, iterations: 1,
                                                 parallelism: 1, salt: Array("argon2-bench-salt".utf8))
-        let argonSeconds = try Timing.median(runs: runs) { _ = try Argon2.deriveKey(password: key, parameters: argonParameters) }
-        var argon = Measurement(name: "Argon2d 64 MiB, 1 lane, 1 pass", value: 64 / argonSeconds, unit: "MiB/s", higherIsBetter: true)
+        let argonSeconds = try Timing.samples(runs: runs) { _ = try Argon2.deriveKey(password: key, parameters: argonParameters) }
+        var argon = Measurement(name: "Argon2d 64 MiB, 1 lane, 1 pass", readings: argonSeconds.map { 64 / $0 }, unit: "MiB/s",
+                                higherIsBetter: true)
         if compare {
             if let tool = ReferenceTools.find("argon2") {
                 Progress.say("argon2 CLI")
-                let seconds = try ReferenceTools.medianSeconds(runs: runs, tool, ["argon2-bench-salt", "-d", "-t", "1", "-k", "65536", "-p", "1", "-r"],
-                                                               input: key)
-                argon.reference = ("argon2 CLI, whole process", 64 / seconds)
+                let seconds = try ReferenceTools.median(runs: runs, tool, ["argon2-bench-salt", "-d", "-t", "1", "-k", "65536", "-p", "1", "-r"],
+                                                        input: key).samples
+                argon.setReference("argon2 CLI, whole process", readings: seconds.map { 64 / $0 })
             } else { report.missingTools.append("argon2 not found (Debian package argon2)") }
         }
         report.rows.append(argon)
 
         let xml: [UInt8]
-        if let xmlPath { xml = [UInt8](try Data(contentsOf: URL(fileURLWithPath: xmlPath))) } else { xml = SyntheticVault.xml(entries: 5000) }
+        if let xmlPath { xml = try readInput(xmlPath, what: "XML file") } else { xml = SyntheticVault.xml(entries: 5000) }
         let compressed = Gzip.compress(xml)
         var inflate = try throughput("inflate (gzip, KeePass XML)", bytes: xml.count) { _ = try Gzip.decompress(compressed) }
         if compare {
             if let zlib = try ReferenceTools.pythonZlib(compressed, decompress: true, runs: runs) {
-                inflate.reference = ("zlib \(zlibVersion())", zlib / 1e6)
+                inflate.setReference("zlib \(zlibVersion())", readings: zlib.map { $0 / 1e6 })
             } else { report.missingTools.append("python3 not found (for zlib)") }
         }
         report.rows.append(inflate)
         var deflate = throughput("deflate level 6 (KeePass XML)", bytes: xml.count) { _ = Gzip.compress(xml, level: 6) }
         if compare, let zlib = try ReferenceTools.pythonZlib(xml, decompress: false, level: 6, runs: runs) {
-            deflate.reference = ("zlib level 6", zlib / 1e6)
+            deflate.setReference("zlib level 6", readings: zlib.map { $0 / 1e6 })
         }
         report.rows.append(deflate)
         if compare, let zlibSize = try? ReferenceTools.run(ReferenceTools.find("python3") ?? "/usr/bin/python3",
@@ -144,8 +146,8 @@ enum PrimitivesCommand {
                 let file = FileManager.default.temporaryDirectory.appendingPathComponent("mypass-bench-\(getpid()).xml")
                 try Data(xml).write(to: file)
                 defer { try? FileManager.default.removeItem(at: file) }
-                let seconds = try ReferenceTools.medianSeconds(runs: runs, xmllint, ["--stream", "--noout", file.path])
-                tokenize.reference = ("xmllint --stream (whole process)", Double(xml.count) / seconds / 1e6)
+                let seconds = try ReferenceTools.median(runs: runs, xmllint, ["--stream", "--noout", file.path]).samples
+                tokenize.setReference("xmllint --stream (whole process)", readings: seconds.map { Double(xml.count) / $0 / 1e6 })
             } else { report.missingTools.append("xmllint not found (Debian package libxml2-utils)") }
         }
         report.rows.append(tokenize)

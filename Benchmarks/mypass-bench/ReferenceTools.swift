@@ -74,9 +74,10 @@ enum ReferenceTools {
                       peakResidentBytes: UInt64(max(usage.ru_maxrss, 0)) * 1024)
     }
 
-    /// Median time (on ``Timing/clock``) of `runs` runs of a tool, and the largest peak memory.
+    /// Median time (on ``Timing/clock``) of `runs` runs of a tool, every run's time, and the largest peak memory.
     static func median(runs: Int, _ executable: String, _ arguments: [String], input: [UInt8] = [],
-                       environment: [String: String] = [:]) throws -> (seconds: Double, peakResidentBytes: UInt64) {
+                       environment: [String: String] = [:]) throws
+        -> (seconds: Double, peakResidentBytes: UInt64, samples: [Double]) {
         var samples: [Double] = []
         var peak: UInt64 = 0
         for _ in 0..<max(1, runs) {
@@ -87,7 +88,7 @@ enum ReferenceTools {
             samples.append(output.measuredSeconds)
             peak = max(peak, output.peakResidentBytes)
         }
-        return (Timing.medianOf(samples), peak)
+        return (Timing.medianOf(samples), peak, samples)
     }
 
     /// Median time (on ``Timing/clock``) of `runs` runs of a tool.
@@ -138,10 +139,10 @@ enum ReferenceTools {
         return kilobytes * 1000
     }
 
-    /// The median of `runs` `openssl speed` readings, plus the unmasked median so that the caller
-    /// can show the mask took effect. `nil` without openssl.
+    /// The median of `runs` `openssl speed` readings (and every reading), plus the unmasked median
+    /// so that the caller can show the mask took effect. `nil` without openssl.
     static func opensslSpeedMedian(_ algorithm: String, mask: OpenSSLMask, decrypt: Bool = false, runs: Int) throws
-        -> (masked: Double, native: Double)? {
+        -> (masked: Double, native: Double, maskedReadings: [Double])? {
         var masked: [Double] = [], native: [Double] = []
         for _ in 0..<max(1, runs) {
             guard let value = try opensslSpeed(algorithm, mask: mask, decrypt: decrypt) else { return nil }
@@ -149,11 +150,12 @@ enum ReferenceTools {
             if mask != .native, let value = try opensslSpeed(algorithm, mask: .native, decrypt: decrypt) { native.append(value) }
         }
         let maskedMedian = Timing.medianOf(masked)
-        return (maskedMedian, mask == .native ? maskedMedian : Timing.medianOf(native))
+        return (maskedMedian, mask == .native ? maskedMedian : Timing.medianOf(native), masked)
     }
 
-    /// Median throughput (bytes/s) of Python's zlib over `data`: compress at `level`, or decompress.
-    static func pythonZlib(_ data: [UInt8], decompress: Bool, level: Int = 6, runs: Int) throws -> Double? {
+    /// The throughput (bytes/s) of each of `runs` runs of Python's zlib over `data`: compress at
+    /// `level`, or decompress. `nil` without python3.
+    static func pythonZlib(_ data: [UInt8], decompress: Bool, level: Int = 6, runs: Int) throws -> [Double]? {
         guard let python = find("python3") else { return nil }
         let script = """
         import sys, time, zlib
@@ -168,11 +170,11 @@ enum ReferenceTools {
         samples = []
         for _ in range(runs):
             t = clock(); out = work(); samples.append(clock() - t)
-        samples.sort()
         size = len(out) if \(decompress ? "True" : "False") else len(data)
-        print(size / samples[len(samples) // 2])
+        print(" ".join(str(size / s) for s in samples))
         """
         let output = try run(python, ["-c", script], input: data)
-        return Double(output.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        let readings = output.stdout.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Double($0) }
+        return readings.isEmpty ? nil : readings
     }
 }

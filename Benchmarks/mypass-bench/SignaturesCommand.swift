@@ -24,8 +24,8 @@ enum SignaturesCommand {
 
         func perSecond(_ name: String, _ body: () -> Void) -> Measurement {
             Progress.say(name)
-            let seconds = Timing.median(runs: runs) { for _ in 0..<count { body() } }
-            return Measurement(name: name, value: Double(count) / seconds, unit: "ops/s", higherIsBetter: true)
+            let seconds = Timing.samples(runs: runs) { for _ in 0..<count { body() } }
+            return Measurement(name: name, readings: seconds.map { Double(count) / $0 }, unit: "ops/s", higherIsBetter: true)
         }
         let p256 = P256.SigningKey.generate()
         let p256Signature = p256.signature(for: message)
@@ -40,21 +40,21 @@ enum SignaturesCommand {
 
         if compare {
             if let ecdsa = try opensslSpeed("ecdsap256", runs: min(runs, 3)) {
-                es256Sign.reference = ("openssl speed ecdsap256", ecdsa.sign)
-                es256Verify.reference = ("openssl speed ecdsap256", ecdsa.verify)
+                es256Sign.setReference("openssl speed ecdsap256", readings: ecdsa.sign)
+                es256Verify.setReference("openssl speed ecdsap256", readings: ecdsa.verify)
             } else { report.missingTools.append("openssl not found") }
             if let eddsa = try opensslSpeed("ed25519", runs: min(runs, 3)) {
-                edSign.reference = ("openssl speed ed25519", eddsa.sign)
-                edVerify.reference = ("openssl speed ed25519", eddsa.verify)
+                edSign.setReference("openssl speed ed25519", readings: eddsa.sign)
+                edVerify.setReference("openssl speed ed25519", readings: eddsa.verify)
             }
         }
         report.rows += [es256Sign, es256Verify, edSign, edVerify, keyGeneration]
         report.print(json: json)
     }
 
-    /// The median sign/s and verify/s of `runs` `openssl speed -seconds 1 ALGORITHM` runs (its
+    /// The sign/s and verify/s of each of `runs` `openssl speed -seconds 1 ALGORITHM` runs (its
     /// last line: "... sign/s verify/s"); CPU time, or wall time with `-elapsed`.
-    static func opensslSpeed(_ algorithm: String, runs: Int) throws -> (sign: Double, verify: Double)? {
+    static func opensslSpeed(_ algorithm: String, runs: Int) throws -> (sign: [Double], verify: [Double])? {
         guard let openssl = ReferenceTools.find("openssl") else { return nil }
         var signs: [Double] = [], verifies: [Double] = []
         for _ in 0..<runs {
@@ -68,6 +68,6 @@ enum SignaturesCommand {
             signs.append(fields[fields.count - 2])
             verifies.append(fields[fields.count - 1])
         }
-        return (Timing.medianOf(signs), Timing.medianOf(verifies))
+        return (signs, verifies)
     }
 }

@@ -35,10 +35,15 @@ enum Timing {
 
     /// The median of `runs` timings of `body` (after one warm-up when `warmUp`).
     static func median(runs: Int, warmUp: Bool = true, _ body: () throws -> Void) rethrows -> Double {
+        medianOf(try samples(runs: runs, warmUp: warmUp, body))
+    }
+
+    /// The seconds of each of `runs` runs of `body` (after one warm-up when `warmUp`).
+    static func samples(runs: Int, warmUp: Bool = true, _ body: () throws -> Void) rethrows -> [Double] {
         if warmUp { try body() }
         var samples: [Double] = []
         for _ in 0..<max(1, runs) { samples.append(try seconds(body)) }
-        return medianOf(samples)
+        return samples
     }
 
     static func medianOf(_ samples: [Double]) -> Double {

@@ -35,8 +35,10 @@ func main() -> Int32 {
         }
         Timing.clock = chosen
     }
+    // `help kdf` shows kdf's help, as `kdf --help` does.
+    let topic = command == "help" ? args.positionals.dropFirst().first : command
     let usage: String
-    switch command {
+    switch topic {
     case "kdf": usage = KDFCommand.usage
     case "calibrate": usage = CalibrateCommand.usage
     case "open": usage = OpenCommand.usage
@@ -45,6 +47,11 @@ func main() -> Int32 {
     default: usage = topUsage
     }
     if help || command == nil || command == "help" {
+        if command == "help", let topic, usage == topUsage {
+            FileHandle.standardError.write(Data("mypass-bench: unknown command '\(topic)'\n\n".utf8))
+            print(usage)
+            return 2
+        }
         print(usage)
         return command == nil && !help ? 2 : 0
     }

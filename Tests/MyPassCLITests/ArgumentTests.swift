@@ -9,7 +9,7 @@ struct ArgumentTests {
     static let commands = [
         "info", "ls", "groups", "show", "add", "edit", "rm", "mv", "mkdir", "rmdir", "totp", "match",
         "attachment", "attachment export", "attachment import", "attachment rm", "export", "generate", "merge",
-        "passkey", "passkey ls", "passkey show", "passkey add", "passkey assert",
+        "passkey", "passkey ls", "passkey show", "passkey add", "passkey assert", "completion",
     ]
 
     @Test("mypass --help prints the expected overview")

@@ -94,27 +94,55 @@ public struct EntryPatch: Sendable {
 extension Vault {
     /// Adds a new entry titled `title` to group `groupUUID`: KeePass's defaults for a new entry
     /// (``newEntry()``), then `patch`, then ``addEntry(_:to:now:)`` (times stamped `now`, the
-    /// patch's expiry kept).
+    /// patch's expiry kept). The title the entry ends with (a `Title` field change counts) must
+    /// follow ``checkTitle(_:in:excluding:)``, as keepassxc-cli refuses to add an existing path.
     ///
     /// - Returns: the new entry's UUID.
-    /// - Throws: ``CoreError/Code/notFound`` when the group does not exist.
+    /// - Throws: ``CoreError/Code/notFound`` when the group does not exist;
+    ///   ``CoreError/Code/invalidOperation`` when the title is empty or taken in the group.
     @discardableResult
     public mutating func addEntry(titled title: String, to groupUUID: KDBXUUID, applying patch: EntryPatch,
                                   now: KDBXTime) throws(CoreError) -> KDBXUUID {
         var entry = newEntry()
         entry.title = title
         patch.apply(to: &entry, memoryProtection: meta.memoryProtection)
+        try checkTitle(entry.title, in: groupUUID, excluding: nil)
         return try addEntry(entry, to: groupUUID, now: now)
     }
 
+    /// Checks that `title` can name an entry of group `groupUUID` without making a path that
+    /// names two entries: it is not empty and no other entry of the group (`excluding` the one
+    /// being edited) has it. Case counts, as in path resolution.
+    ///
+    /// - Throws: ``CoreError/Code/notFound`` when the group does not exist;
+    ///   ``CoreError/Code/invalidOperation`` (the reason names the path and the UUID holding it).
+    public func checkTitle(_ title: String, in groupUUID: KDBXUUID, excluding: KDBXUUID?) throws(CoreError) {
+        guard let located = locatedGroups.first(where: { $0.group.uuid == groupUUID }) else {
+            throw CoreError(.notFound, "no such group", location: groupUUID.hexString)
+        }
+        guard !title.isEmpty else { throw CoreError(.invalidOperation, "an entry's title cannot be empty") }
+        if let taken = located.group.entries.first(where: { $0.title == title && $0.uuid != excluding }) {
+            throw CoreError(.invalidOperation,
+                            "an entry '\(Vault.displayPath(located.path + [title]))' already exists (\(taken.uuid.hexString))")
+        }
+    }
+
     /// Applies `patch` to entry `uuid` with ``editEntry(_:now:_:)``'s KeePass semantics (history,
-    /// times, trimming).
+    /// times, trimming). A title change (by ``title`` or a `Title` field change) must follow
+    /// ``checkTitle(_:in:excluding:)``: renaming onto a sibling's title is refused; an entry that
+    /// already shares its title with a sibling can still be edited otherwise.
     ///
     /// - Returns: whether the entry changed.
-    /// - Throws: ``CoreError/Code/notFound``.
+    /// - Throws: ``CoreError/Code/notFound``; ``CoreError/Code/invalidOperation`` for a refused title.
     @discardableResult
     public mutating func editEntry(_ uuid: KDBXUUID, applying patch: EntryPatch, now: KDBXTime) throws(CoreError) -> Bool {
         let protection = meta.memoryProtection
+        guard let before = locatedEntries.first(where: { $0.entry.uuid == uuid }) else {
+            throw CoreError(.notFound, "no such entry", location: uuid.hexString)
+        }
+        var after = before.entry
+        patch.apply(to: &after, memoryProtection: protection)
+        if after.title != before.entry.title { try checkTitle(after.title, in: before.groupUUID, excluding: uuid) }
         return try editEntry(uuid, now: now) { patch.apply(to: &$0, memoryProtection: protection) }
     }
 }

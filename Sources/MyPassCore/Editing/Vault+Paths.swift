@@ -53,10 +53,12 @@ extension Vault {
 
     /// The entry named by `path`: a UUID (32 hex digits, dashes and braces allowed) or a path
     /// `Group/Sub/Title` below the root, as keepassxc-cli names entries (a leading `/` is allowed;
-    /// see ``pathComponents(_:)`` for escapes).
+    /// `\/` is a `/` inside a name and `\\` a backslash, see ``pathComponents(_:)``).
     ///
-    /// - Throws: ``CoreError/Code/notFound`` when nothing matches; ``CoreError/Code/ambiguous``
-    ///   when the path names several entries (the reason lists each one's UUID and path).
+    /// - Throws: ``CoreError/Code/notFound`` when nothing matches (the reason suggests up to three
+    ///   entries whose path differs only in case or by at most two edits: ``suggestions(for:among:)``);
+    ///   ``CoreError/Code/ambiguous`` when the path names several entries (the reason lists what
+    ///   tells them apart: UUID, user name, last modification time).
     public func resolveEntry(path: String) throws(CoreError) -> LocatedEntry {
         let all = locatedEntries
         if let uuid = Vault.uuid(from: path), let found = all.first(where: { $0.entry.uuid == uuid }) {
@@ -67,15 +69,22 @@ extension Vault {
         let groupPath = Array(components.dropLast())
         let candidates = all.filter { $0.groupPath == groupPath && $0.entry.title == title }
         if candidates.count == 1 { return candidates[0] }
-        if candidates.isEmpty { throw CoreError(.notFound, "no entry '\(path)'") }
-        let list = candidates.map { "\($0.entry.uuid.hexString) (\(Vault.displayPath($0.path)))" }
-        throw CoreError(.ambiguous, "'\(path)' names \(candidates.count) entries; use a UUID: \(list.joined(separator: ", "))")
+        if candidates.isEmpty {
+            let known = all.map { Vault.displayPath($0.path) }
+            throw CoreError(.notFound, "no entry '\(path)'" + Vault.didYouMean(Vault.suggestions(for: Vault.displayPath(components), among: known)))
+        }
+        let list = candidates.map { candidate in
+            let user = candidate.entry.userName.isEmpty ? "no user name" : "user name '\(candidate.entry.userName)'"
+            return "\(candidate.entry.uuid.hexString) (\(user), modified \(candidate.entry.times.lastModification.iso8601))"
+        }
+        throw CoreError(.ambiguous, "'\(Vault.displayPath(components))' names \(candidates.count) entries; use a UUID: \(list.joined(separator: ", "))")
     }
 
     /// The group named by `path` (`Work/Email`; `""` or `/` is the root), or by its UUID.
     ///
-    /// - Throws: ``CoreError/Code/notFound``; ``CoreError/Code/ambiguous`` when several groups
-    ///   have that path (the reason lists their UUIDs).
+    /// - Throws: ``CoreError/Code/notFound`` (with suggestions, as ``resolveEntry(path:)``);
+    ///   ``CoreError/Code/ambiguous`` when several groups have that path (the reason lists their
+    ///   UUIDs, entry counts and last modification times).
     public func resolveGroup(path: String) throws(CoreError) -> LocatedGroup {
         let all = locatedGroups
         if let uuid = Vault.uuid(from: path), let found = all.first(where: { $0.group.uuid == uuid }) {
@@ -84,18 +93,76 @@ extension Vault {
         let components = Vault.pathComponents(path)
         let candidates = all.filter { $0.path == components }
         if candidates.count == 1 { return candidates[0] }
-        if candidates.isEmpty { throw CoreError(.notFound, "no group '\(path)'") }
-        let list = candidates.map { $0.group.uuid.hexString }
-        throw CoreError(.ambiguous, "'\(path)' names \(candidates.count) groups; use a UUID: \(list.joined(separator: ", "))")
+        if candidates.isEmpty {
+            let known = all.filter { !$0.path.isEmpty }.map { Vault.displayPath($0.path) }
+            throw CoreError(.notFound, "no group '\(path)'" + Vault.didYouMean(Vault.suggestions(for: Vault.displayPath(components), among: known)))
+        }
+        let list = candidates.map { candidate in
+            "\(candidate.group.uuid.hexString) (\(candidate.group.entries.count) entries, modified \(candidate.group.times.lastModification.iso8601))"
+        }
+        throw CoreError(.ambiguous, "'\(Vault.displayPath(components))' names \(candidates.count) groups; use a UUID: \(list.joined(separator: ", "))")
     }
 
-    /// `Work/Email/GitHub` split into names; empty components (leading or doubled `/`) dropped.
+    /// `Work/Email/GitHub` split into names at each `/` that is not escaped; `\/` stands for a
+    /// `/` inside a name and `\\` for a backslash (any other backslash is kept as it is). Empty
+    /// components (a leading, trailing or doubled `/`) are dropped.
     public static func pathComponents(_ path: String) -> [String] {
-        path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        splitPath(path).filter { !$0.isEmpty }
     }
 
-    /// A path as the user types it: `Work/Email/GitHub`.
-    public static func displayPath(_ components: [String]) -> String { components.joined(separator: "/") }
+    /// A new entry's path split into its group path and title, as `add` takes it.
+    ///
+    /// - Throws: ``CoreError/Code/invalidOperation`` when the title (the part after the last
+    ///   unescaped `/`) is empty, as in `Work/` or `""`.
+    public static func entryPathComponents(_ path: String) throws(CoreError) -> (groupPath: [String], title: String) {
+        var parts = splitPath(path)
+        guard let title = parts.popLast(), !title.isEmpty else {
+            throw CoreError(.invalidOperation, "the path '\(path)' must end with the new entry's title")
+        }
+        return (parts.filter { !$0.isEmpty }, title)
+    }
+
+    /// Every component, empty ones included, with the escapes resolved.
+    private static func splitPath(_ path: String) -> [String] {
+        var parts: [String] = []
+        var current = ""
+        var iterator = path.makeIterator()
+        while let character = iterator.next() {
+            switch character {
+            case "\\":
+                guard let next = iterator.next() else { current.append(character); continue }
+                if next == "/" || next == "\\" {
+                    current.append(next)
+                } else {
+                    current.append(character)
+                    current.append(next)
+                }
+            case "/":
+                parts.append(current)
+                current = ""
+            default:
+                current.append(character)
+            }
+        }
+        parts.append(current)
+        return parts
+    }
+
+    /// One name as a path component: `\` becomes `\\` and `/` becomes `\/`.
+    public static func escapedPathComponent(_ name: String) -> String {
+        var out = ""
+        for character in name {
+            if character == "\\" || character == "/" { out.append("\\") }
+            out.append(character)
+        }
+        return out
+    }
+
+    /// A path as the user types it: `Work/Email/GitHub`, each name escaped
+    /// (``escapedPathComponent(_:)``), so that ``pathComponents(_:)`` gives the names back.
+    public static func displayPath(_ components: [String]) -> String {
+        components.map(escapedPathComponent).joined(separator: "/")
+    }
 
     /// A UUID written as 32 hex digits (with optional dashes and braces), or nil.
     public static func uuid(from text: String) -> KDBXUUID? {

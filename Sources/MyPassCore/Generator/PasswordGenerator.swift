@@ -48,14 +48,21 @@ public struct PasswordGeneratorOptions: Sendable, Equatable {
     public var excludeLookAlikes: Bool
     /// Further characters to leave out.
     public var excludedCharacters: String
+    /// Sets of selected classes that the user chose as one (a "symbols" switch covering
+    /// ``PasswordCharacterClass/special``, ``PasswordCharacterClass/brackets``,
+    /// ``PasswordCharacterClass/minus`` and ``PasswordCharacterClass/underline``): such a set is
+    /// guaranteed one character of its union, not one of each member. Classes in no set stand alone.
+    public var joinedClasses: [Set<PasswordCharacterClass>]
 
     /// Options with KeePass-like defaults: 20 characters of upper case, lower case and digits.
     public init(length: Int = 20, classes: Set<PasswordCharacterClass> = [.upperCase, .lowerCase, .digits],
-                excludeLookAlikes: Bool = false, excludedCharacters: String = "") {
+                excludeLookAlikes: Bool = false, excludedCharacters: String = "",
+                joinedClasses: [Set<PasswordCharacterClass>] = []) {
         self.length = length
         self.classes = classes
         self.excludeLookAlikes = excludeLookAlikes
         self.excludedCharacters = excludedCharacters
+        self.joinedClasses = joinedClasses
     }
 }
 
@@ -73,31 +80,59 @@ public enum PasswordGenerator {
         }
     }
 
-    /// A password: one random character from each selected class, the rest from all of them,
-    /// then shuffled (Fisher-Yates), all draws uniform.
+    /// The pools that each give the password at least one character: every selected class alone,
+    /// except those of a ``PasswordGeneratorOptions/joinedClasses`` set, which give one pool (the
+    /// union, in class order) placed where its first member would be.
+    public static func guaranteedPools(for options: PasswordGeneratorOptions) -> [[Character]] {
+        var out: [[Character]] = []
+        var placed = Set<Int>()
+        for (characterClass, characters) in pools(for: options) {
+            guard let joined = options.joinedClasses.firstIndex(where: { $0.contains(characterClass) }) else {
+                out.append(characters)
+                continue
+            }
+            if placed.contains(joined) { continue }
+            placed.insert(joined)
+            out.append(pools(for: options).filter { options.joinedClasses[joined].contains($0.0) }.flatMap(\.1))
+        }
+        return out
+    }
+
+    /// A password: one random character from each guaranteed pool (``guaranteedPools(for:)``),
+    /// the rest drawn uniformly from the union of all selected classes, then shuffled
+    /// (Fisher-Yates), all draws uniform and from the OS random source.
     ///
     /// - Throws: ``CoreError/Code/invalidGeneratorOptions`` when no class is selected, a selected
-    ///   class has no character left after exclusions, or `length` is below the number of classes.
+    ///   class has no character left after exclusions, or `length` is below the number of
+    ///   guaranteed pools (the classes as the user chose them).
     public static func generate(_ options: PasswordGeneratorOptions) throws(CoreError) -> ProtectedString {
-        let pools = pools(for: options)
-        guard !pools.isEmpty else {
+        try generate(options, randomBelow: SecureRandom.uniform(below:))
+    }
+
+    /// ``generate(_:)`` with its random source as a seam: `randomBelow(n)` must return a uniform
+    /// integer in `0..<n` (tests pass a seeded generator; everything else uses ``generate(_:)``).
+    public static func generate(_ options: PasswordGeneratorOptions,
+                                randomBelow: (Int) -> Int) throws(CoreError) -> ProtectedString {
+        let classPools = pools(for: options)
+        guard !classPools.isEmpty else {
             throw CoreError(.invalidGeneratorOptions, "no character class selected")
         }
-        if let empty = pools.first(where: { $0.1.isEmpty }) {
+        if let empty = classPools.first(where: { $0.1.isEmpty }) {
             throw CoreError(.invalidGeneratorOptions, "every character of \(empty.0.rawValue) is excluded")
         }
-        guard options.length >= pools.count else {
+        let guaranteed = guaranteedPools(for: options)
+        guard options.length >= guaranteed.count else {
             throw CoreError(.invalidGeneratorOptions,
-                            "length \(options.length) is less than the \(pools.count) selected classes")
+                            "length \(options.length) is less than the \(guaranteed.count) character classes asked for")
         }
-        let all = pools.flatMap(\.1)
-        var chosen: [Character] = pools.map { $0.1[SecureRandom.uniform(below: $0.1.count)] }
+        let all = classPools.flatMap(\.1)
+        var chosen: [Character] = guaranteed.map { $0[randomBelow($0.count)] }
         while chosen.count < options.length {
-            chosen.append(all[SecureRandom.uniform(below: all.count)])
+            chosen.append(all[randomBelow(all.count)])
         }
         var index = chosen.count - 1
         while index > 0 {
-            chosen.swapAt(index, SecureRandom.uniform(below: index + 1))
+            chosen.swapAt(index, randomBelow(index + 1))
             index -= 1
         }
         var utf8: [UInt8] = []

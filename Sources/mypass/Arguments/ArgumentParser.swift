@@ -8,11 +8,14 @@ enum ArgumentParser {
         case help(CommandSpec)
     }
 
-    /// Parses `arguments` (the words after the command name) against `spec`.
+    /// Parses `arguments` (the words after the command name) against `spec`. When the command's
+    /// first positional is `<vault>` and fewer positionals are given than it requires, the vault
+    /// is `defaultVault()` (``DefaultVault``) and the given ones fill the rest.
     ///
     /// - Throws: a usage `CLIError` (exit code 2) for unknown options, missing values, missing or
-    ///   extra positionals, or a value given to a flag.
-    static func parse(_ arguments: [String], for spec: CommandSpec) throws(CLIError) -> Outcome {
+    ///   extra positionals, or a value given to a flag; what `defaultVault` throws.
+    static func parse(_ arguments: [String], for spec: CommandSpec,
+                      defaultVault: () throws(CLIError) -> String? = { nil }) throws(CLIError) -> Outcome {
         // Help wins over every other problem, as in swift-argument-parser.
         for argument in arguments {
             if argument == "--" { break }
@@ -75,6 +78,10 @@ enum ArgumentParser {
             } else {
                 parsed.values[option.long] = [value]
             }
+        }
+        let required = spec.positionals.filter { !$0.isOptional }.count
+        if spec.positionals.first?.name == "vault", positionals.count < required, let vault = try defaultVault() {
+            positionals.insert(vault, at: 0)
         }
         var remaining = positionals[...]
         for positional in spec.positionals {

@@ -17,8 +17,9 @@ struct OptionSpec: Sendable {
     }
 
     /// An option with a value; a later occurrence replaces an earlier one unless `repeatable`.
-    static func option(_ long: String, _ valueName: String, repeatable: Bool = false, _ help: String) -> OptionSpec {
-        OptionSpec(long: long, short: nil, valueName: valueName, isRepeatable: repeatable, help: help)
+    static func option(_ long: String, short: Character? = nil, _ valueName: String, repeatable: Bool = false,
+                       _ help: String) -> OptionSpec {
+        OptionSpec(long: long, short: short, valueName: valueName, isRepeatable: repeatable, help: help)
     }
 
     var isFlag: Bool { valueName == nil }

@@ -30,6 +30,7 @@ enum CommandLineTool {
         "passkey show": PasskeyCommand.show,
         "passkey add": PasskeyCommand.add,
         "passkey assert": PasskeyCommand.assert,
+        "completion": CompletionCommand.run,
     ]
 
     /// Runs the command line `arguments` (without the program name) and returns the exit code.
@@ -38,7 +39,8 @@ enum CommandLineTool {
             try dispatch(arguments)
             return ExitCode.success.rawValue
         } catch let error as CLIError {
-            report(error)
+            // An empty message is an outcome told by the exit code alone (match without a suggestion).
+            if !error.message.isEmpty { report(error) }
             return error.exitCode.rawValue
         } catch let error as KDBXError {
             let mapped = map(error)
@@ -71,6 +73,10 @@ enum CommandLineTool {
                 Console.out(CommandSpecs.topLevelHelp)
                 return
             }
+            if path == ["--man"] {
+                Console.out(ManualPage.render())
+                return
+            }
             let (spec, rest) = try resolve(path)
             guard rest.isEmpty else { throw CLIError.usage("Unknown subcommand '\(rest[0])' of '\(spec.name)'", spec) }
             Console.out(spec.helpText)
@@ -89,10 +95,11 @@ enum CommandLineTool {
             }
             throw CLIError.usage("Missing subcommand of '\(spec.name)'", spec)
         }
-        switch try ArgumentParser.parse(rest, for: spec) {
+        switch try ArgumentParser.parse(rest, for: spec, defaultVault: DefaultVault.path) {
         case .help(let spec):
             Console.out(spec.helpText)
         case .run(let parsed):
+            Console.setQuiet(parsed.flag("quiet"))
             guard let handler = handlers[spec.name] else { throw CLIError.failure("'\(spec.name)' is not implemented") }
             try handler(parsed)
         }
@@ -140,6 +147,8 @@ enum CommandLineTool {
             return CLIError(.wrongKey, (file.map { "cannot open '\($0)': " } ?? "") + "wrong password or key file")
         case .notFound, .ambiguous:
             return .failure(error.reason.isEmpty ? error.description : error.reason)
+        case .invalidOperation where file == nil && !error.reason.isEmpty:
+            return .failure(error.reason)
         default:
             return .failure((file.map { "cannot open '\($0)': " } ?? "") + error.description)
         }

@@ -1,14 +1,16 @@
 /// The specification of every `mypass` command: names, arguments, options and help.
 enum CommandSpecs {
-    /// `--keyfile` and `--no-password`, on every command that opens a vault.
+    /// `--keyfile`, `--no-password` and `--quiet`, on every command that opens a vault.
     static let keyOptions: [OptionSpec] = [
-        .option("keyfile", "path", "Key file to combine with the master password (or to use alone with --no-password)."),
+        .option("keyfile", short: "k", "path", "Key file to combine with the master password (or to use alone with --no-password)."),
         .flag("no-password", "Open with the key file alone: do not read a master password."),
+        .flag("quiet", short: "q", "Silence the password prompts, progress and notes (errors and warnings still show)."),
     ]
 
-    static let vault = PositionalSpec(name: "vault", help: "The KeePass vault file (.kdbx).")
+    static let vault = PositionalSpec(
+        name: "vault", help: "The KeePass vault file (.kdbx); may be left out when MYPASS_VAULT or the config file names one.")
     static let entry = PositionalSpec(
-        name: "entry", help: "An entry: its path (Work/Email/GitHub) or its UUID (32 hex digits).")
+        name: "entry", help: "An entry: its path (Work/Email/GitHub; \\/ is a / in a name, \\\\ a backslash) or its UUID (32 hex digits).")
 
     /// Options shared by `add` and `edit`.
     static let entryEditOptions: [OptionSpec] = [
@@ -19,7 +21,9 @@ enum CommandSpecs {
         .option("expires", "date", "Expiry: YYYY-MM-DD, YYYY-MM-DDTHH:MM:SSZ (UTC), or 'never'."),
         .option("field", "name=value", repeatable: true, "A custom field, in clear (an empty value removes a custom field)."),
         .option("protected-field", "name=value", repeatable: true, "A custom field kept protected (hidden)."),
-        .flag("password-prompt", "Read the entry's password like the master password, after it."),
+        .option("protected-field-prompt", "name", repeatable: true,
+                "Read a protected field's value like a password (after the master and entry passwords), not from the command line."),
+        .flag("password-prompt", "Read the entry's password like the master password, after it (asked twice on a terminal)."),
         .flag("generate", "Set a generated password (see --length and the character-class flags)."),
         .option("attach", "file", repeatable: true, "Attach a file under its own name (replaces one with that name)."),
     ] + generatorOptions
@@ -32,6 +36,8 @@ enum CommandSpecs {
         .flag("digits", "Use digits."),
         .flag("symbols", "Use symbols and brackets. Without any class flag: letters and digits."),
         .flag("exclude-similar", "Leave out look-alike characters (O 0 I l 1 | B 8 G 6 S 5 Z 2)."),
+        .option("words", "n", "A diceware passphrase of N words from the EFF large wordlist instead (12.9 bits per word)."),
+        .option("separator", "text", "The text between the words of --words (default: a space)."),
     ]
 
     static let info = CommandSpec(
@@ -42,13 +48,16 @@ enum CommandSpecs {
         name: "ls", abstract: "List the entries, one per line: title, user name and group breadcrumb.",
         discussion: """
             --group and --search together list the entries that satisfy both. Entries in the
-            recycle bin are listed only when its group is selected.
+            recycle bin are listed only when its group is selected. The breadcrumb (Work > Email)
+            is for reading; commands take paths with / (Work/Email/GitHub), as --paths prints them
+            (a / inside a name is written \\/, a backslash \\\\).
             """,
         positionals: [vault],
         options: [
             .option("group", "path", repeatable: true, "Only entries in this group and its subgroups (Work/Email)."),
             .option("search", "text", "Only entries whose title, user name, URL or tags contain the text."),
             .flag("json", "Print JSON: an array of {uuid, title, username, url, path, tags}."),
+            .flag("paths", "Print each entry's path as commands take it (Work/Email/GitHub), one per line."),
         ] + keyOptions)
 
     static let groups = CommandSpec(
@@ -102,9 +111,16 @@ enum CommandSpecs {
         options: [.option("time", "unix-seconds", "Compute the code at this time instead of now.")] + keyOptions)
 
     static let match = CommandSpec(
-        name: "match", abstract: "Show what AutoFill suggests for a URL or domain, best first, then the other entries.",
+        name: "match", abstract: "Show what AutoFill suggests for a URL or domain, best first.",
+        discussion: """
+            Exit code 0 when there is at least one suggestion, 5 when there is none (so that a
+            script can branch on it); the other codes as for every command.
+            """,
         positionals: [vault, PositionalSpec(name: "service", help: "A URL (https://github.com/login) or a domain (github.com).")],
-        options: [.flag("json", "Print {\"suggestions\": [...], \"others\": [...]}.")] + keyOptions)
+        options: [
+            .flag("all", "Also list the other entries, after the suggestions."),
+            .flag("json", "Print {\"suggestions\": [...], \"others\": [...]} (others only with --all)."),
+        ] + keyOptions)
 
     static let attachmentExport = CommandSpec(
         name: "attachment export", abstract: "Write an attachment to a file, or to stdout without FILE.",
@@ -134,7 +150,21 @@ enum CommandSpecs {
 
     static let generate = CommandSpec(
         name: "generate", abstract: "Print a password from the generator.",
+        discussion: """
+            Each class asked for (--lower, --upper, --digits, --symbols) gives at least one
+            character; the others are drawn uniformly from all of them.
+            """,
         options: generatorOptions)
+
+    static let completion = CommandSpec(
+        name: "completion", abstract: "Print a shell completion script (bash, zsh or fish).",
+        discussion: """
+            bash: eval "$(mypass completion bash)" (or save it in ~/.local/share/bash-completion/completions/mypass);
+            zsh: mypass completion zsh > ~/.zfunc/_mypass (a directory in $fpath); fish: mypass completion fish >
+            ~/.config/fish/completions/mypass.fish. Entry paths are completed when the vault opens without a
+            prompt (a key file with --no-password); nothing is ever asked while completing.
+            """,
+        positionals: [PositionalSpec(name: "shell", help: "bash, zsh or fish.")])
 
     static let merge = CommandSpec(
         name: "merge", abstract: "Merge another copy of the vault into it, with KeePass's Synchronize rules.",
@@ -157,6 +187,7 @@ enum CommandSpecs {
     /// Every top-level command, in the order `mypass --help` lists them.
     static let all: [CommandSpec] = [
         info, ls, groups, show, add, edit, rm, mv, mkdir, rmdir, totp, match, attachment, export, generate, merge, passkey,
+        completion,
     ]
 
     /// The top-level help.
@@ -168,7 +199,11 @@ enum CommandSpecs {
             standard input when it is not a terminal (printf 'demo\\n' | mypass ls demo.kdbx).
 
             Exit codes: 0 success, 1 other failure, 2 usage error, 3 wrong password or key file,
-            4 corrupted or unsupported file.
+            4 corrupted or unsupported file, 5 no match (match without a suggestion).
+
+            The vault may be left out when MYPASS_VAULT names one, or the config file
+            ($XDG_CONFIG_HOME/mypass/config, else ~/.config/mypass/config) has a line
+            vault = PATH (# starts a comment; ~/ is the home directory). MYPASS_VAULT wins.
 
             """
         text += "\nOPTIONS:\n"
@@ -176,7 +211,7 @@ enum CommandSpecs {
         text += HelpFormatter.row("-h, --help", "Show help information.")
         text += "\nSUBCOMMANDS:\n"
         for command in all { text += HelpFormatter.row(command.name, command.abstract) }
-        text += HelpFormatter.row("help", "Show subcommand help information.")
+        text += HelpFormatter.row("help", "Show subcommand help information (help --man: the manual page).")
         text += "\n  See 'mypass help <subcommand>' for detailed help.\n"
         return text
     }

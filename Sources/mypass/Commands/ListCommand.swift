@@ -15,6 +15,10 @@ enum ListCommand {
             Console.line(JSON.array(entries.map { EntryJSON.summary($0, detailed: true) }).prettyPrinted)
             return
         }
+        if parsed.flag("paths") {
+            Console.out(entries.map { Text.oneLine(Vault.displayPath($0.path)) + "\n" }.joined())
+            return
+        }
         let rows = entries.map { located in
             [Text.oneLine(located.entry.title), Text.oneLine(located.entry.userName), Text.oneLine(Text.breadcrumb(located.groupPath))]
         }

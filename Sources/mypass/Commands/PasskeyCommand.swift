@@ -117,11 +117,10 @@ enum PasskeyCommand {
             }
             userHandle = bytes
         }
-        let components = Vault.pathComponents(parsed.required("path"))
-        guard let title = components.last else { throw parsed.usageError("The path must end with the new entry's title") }
+        let (groupPath, title) = try AddCommand.splitPath(parsed)
         var (context, _) = try VaultContext.open(parsed, forWriting: true)
-        let groupPath = Array(components.dropLast())
         let group = try context.vault.resolveGroup(path: Vault.displayPath(groupPath)).group
+        try context.vault.checkTitle(title, in: group.uuid, excluding: nil)
         let passkey = Passkey.generate(relyingParty: relyingParty, username: user, userHandle: userHandle, algorithm: algorithm)
         var entry = context.vault.newEntry()
         entry.title = title

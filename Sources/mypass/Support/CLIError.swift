@@ -10,6 +10,8 @@ enum ExitCode: Int32, Sendable {
     case wrongKey = 3
     /// The file is damaged, truncated, or uses a format feature we do not support.
     case corruptedOrUnsupported = 4
+    /// `match` found no suggestion (its output still lists what was asked for).
+    case noMatch = 5
 }
 
 /// A failure that ends the command: one line for stderr and the exit code that goes with it.

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Synchronization
 
 /// Writes to the standard streams with `write(2)`, buffering standard output.
 ///
@@ -11,6 +12,17 @@ import Darwin
 enum Console {
     /// True when file descriptor `fd` is a terminal.
     static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+
+    private static let quietState = Atomic<Bool>(false)
+
+    /// True after `--quiet` / `-q`: prompts, progress and notes are not written.
+    static var isQuiet: Bool { quietState.load(ordering: .relaxed) }
+
+    /// Sets ``isQuiet`` (once, when the command line is parsed).
+    static func setQuiet(_ quiet: Bool) { quietState.store(quiet, ordering: .relaxed) }
+
+    /// Writes a secondary message (a prompt, a note) to standard error unless ``isQuiet``.
+    static func note(_ text: String) { if !isQuiet { writeAll(2, text) } }
 
     /// Writes `text` to standard output.
     static func out(_ text: String) { writeAll(1, text) }

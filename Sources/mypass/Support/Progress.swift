@@ -19,7 +19,7 @@ final class Progress: Sendable {
 
     /// Runs `body`, showing `label` with a timer on stderr if it takes more than 0.3 s.
     static func run<T>(_ label: String, _ body: () throws -> T) rethrows -> T {
-        guard Console.isTerminal(2) else { return try body() }
+        guard Console.isTerminal(2), !Console.isQuiet else { return try body() }
         let progress = Progress(label: label)
         progress.schedule()
         defer { progress.finish() }

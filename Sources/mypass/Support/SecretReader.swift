@@ -12,6 +12,21 @@ import MyPassBytes
 /// `"master\nentry\n"`. Input is read one byte at a time so that nothing beyond the line is
 /// consumed, and the bytes are wiped once they are inside a `ProtectedString`.
 enum SecretReader {
+    /// Reads a new secret (an entry password, a protected field): on a terminal it is asked twice
+    /// and the two must match; otherwise it is the next line of standard input.
+    ///
+    /// - Parameters:
+    ///   - prompt: the first prompt (`Entry password: `); the second is `Repeat ` + it in lower case.
+    ///   - what: what is read, for messages (`entry password`, `value of protected field 'PIN'`).
+    /// - Throws: `CLIError` (exit 1) when input ends first or the two entries differ.
+    static func readNewSecret(prompt: String, what: String) throws(CLIError) -> ProtectedString {
+        let first = try readSecret(prompt: prompt, what: what)
+        guard Console.isTerminal(0) else { return first }
+        let second = try readSecret(prompt: "Repeat " + prompt.prefix(1).lowercased() + prompt.dropFirst(), what: what)
+        guard first == second else { throw .failure("the two entries of the \(what) differ; nothing was changed") }
+        return first
+    }
+
     /// Reads one secret line (without its line ending).
     ///
     /// - Parameter prompt: shown on stderr when standard input is a terminal.
@@ -22,7 +37,7 @@ enum SecretReader {
         var saved = termios()
         var echoOff = false
         if interactive {
-            Console.err(prompt)
+            Console.note(prompt)
             if tcgetattr(0, &saved) == 0 {
                 var silent = saved
                 silent.c_lflag &= ~tcflag_t(ECHO)
@@ -33,7 +48,7 @@ enum SecretReader {
             if echoOff {
                 _ = tcsetattr(0, TCSAFLUSH, &saved)
             }
-            if interactive { Console.err("\n") }
+            if interactive { Console.note("\n") }
         }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(256)
@@ -58,7 +73,7 @@ enum SecretReader {
         byte = 0
         if !sawNewline && bytes.isEmpty {
             if what != "password" {
-                throw .failure(interactive ? "no \(what) entered" : "no \(what) on standard input (it is read on the line after the master password)")
+                throw .failure(interactive ? "no \(what) entered" : "no \(what) on standard input (one line each, in this order: the master password, the entry password, each --protected-field-prompt value)")
             }
             throw .failure(
                 interactive ? "no password entered" : "no password on standard input (use --no-password for a key-file-only vault)")

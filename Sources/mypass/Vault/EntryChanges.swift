@@ -10,9 +10,11 @@ struct EntryChanges {
     var patch = EntryPatch()
     var readsPassword = false
     var generator: GeneratorOptions?
+    /// Protected fields whose values are read like passwords (`--protected-field-prompt NAME`).
+    var promptedFields: [String] = []
 
     /// True when nothing would change.
-    var isEmpty: Bool { patch.isEmpty && !readsPassword && generator == nil }
+    var isEmpty: Bool { patch.isEmpty && !readsPassword && generator == nil && promptedFields.isEmpty }
 
     /// Reads the edit options of `parsed`.
     ///
@@ -37,6 +39,10 @@ struct EntryChanges {
             let (name, value) = try EntryChanges.split(item, option: "protected-field", parsed)
             patch.protectedFields.append(EntryPatch.ProtectedFieldChange(name: name, value: ProtectedString(value)))
         }
+        for name in parsed.values("protected-field-prompt") {
+            if name.isEmpty { throw parsed.usageError("--protected-field-prompt needs a field name") }
+            promptedFields.append(name)
+        }
         readsPassword = parsed.flag("password-prompt")
         if parsed.flag("generate") {
             if readsPassword { throw parsed.usageError("--password-prompt and --generate cannot be used together") }
@@ -50,9 +56,15 @@ struct EntryChanges {
         }
     }
 
-    /// The whole patch: the options, and the new password when one was prompted or is generated.
+    /// The whole patch: the options, the new password when one was prompted or is generated, and
+    /// the `--protected-field-prompt` values, read now (after the master and entry passwords),
+    /// one line each, asked twice on a terminal.
     func patch(prompted: ProtectedString?) throws -> EntryPatch {
         var patch = self.patch
+        for name in promptedFields {
+            let value = try SecretReader.readNewSecret(prompt: "Value of \(name): ", what: "value of protected field '\(name)'")
+            patch.protectedFields.append(EntryPatch.ProtectedFieldChange(name: name, value: value))
+        }
         if let prompted {
             patch.password = prompted
         } else if let generator {

@@ -46,7 +46,7 @@ struct VaultContext {
         }
         defer { if keyFileContents != nil { wipe(&keyFileContents!) } }
         let password = noPassword ? nil : try SecretReader.readSecret(prompt: "Password for \(displayName(path)): ")
-        let entryPassword = readsEntryPassword ? try SecretReader.readSecret(prompt: "Entry password: ", what: "entry password") : nil
+        let entryPassword = readsEntryPassword ? try SecretReader.readNewSecret(prompt: "Entry password: ", what: "entry password") : nil
         let key: CompositeKey
         do {
             key = try CompositeKey(password: password, keyFileContents: keyFileContents)
@@ -85,11 +85,11 @@ struct VaultContext {
             throw CLIError.failure("cannot save '\(path)': \(error.description)")
         }
         if let from = report.raisedFrom {
-            Console.err("Note: '\(path)' was saved as KDBX \(report.version) (it was \(from)): its content or settings need it.\n")
+            Console.note("Note: '\(path)' was saved as KDBX \(report.version) (it was \(from)): its content or settings need it.\n")
         }
         if let merged = report.merged {
-            Console.err("Note: '\(path)' changed on disk since it was opened (another program or device saved it); this command's changes were merged into that version:\n")
-            for line in merged { Console.err("  \(line)\n") }
+            Console.note("Note: '\(path)' changed on disk since it was opened (another program or device saved it); this command's changes were merged into that version:\n")
+            for line in merged { Console.note("  \(line)\n") }
         }
         for warning in report.warnings { Console.err("Warning: \(warning)\n") }
     }
