@@ -103,8 +103,15 @@ enum CommandSpecs {
 
     static let match = CommandSpec(
         name: "match", abstract: "Show what AutoFill suggests for a URL or domain, best first, then the other entries.",
+        discussion: """
+            Opens the vault as the AutoFill extension does: one streaming pass that keeps titles,
+            user names, URLs, passwords and OTP settings, never attachments, history or icons.
+            --budget refuses, before the key derivation runs, a vault whose Argon2 memory plus a
+            12 MiB working margin exceeds SIZE (the extension's limit is about 50MB).
+            """,
         positionals: [vault, PositionalSpec(name: "service", help: "A URL (https://github.com/login) or a domain (github.com).")],
-        options: [.flag("json", "Print {\"suggestions\": [...], \"others\": [...]}.")] + keyOptions)
+        options: [.flag("json", "Print {\"suggestions\": [...], \"others\": [...]}."),
+                  .option("budget", "size", "Memory budget: bytes, or a number with KB, MB, GB, KiB, MiB or GiB (50MB).")] + keyOptions)
 
     static let attachmentExport = CommandSpec(
         name: "attachment export", abstract: "Write an attachment to a file, or to stdout without FILE.",
