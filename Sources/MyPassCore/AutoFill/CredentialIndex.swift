@@ -19,7 +19,8 @@ public struct CredentialIndex: Sendable {
     public struct Skipped: Sendable, Equatable {
         /// History items.
         public let historyItems: Int
-        /// Attachment content bytes (KDBX 4 inner header binaries and XML binaries).
+        /// Attachment content bytes as stored (KDBX 4 inner header binaries; 3.x XML binaries
+        /// after base64, still gzip-compressed where `Compressed="True"`: they are not inflated).
         public let attachmentBytes: Int
         /// Base64 characters of custom icon images.
         public let customIconCharacters: Int
