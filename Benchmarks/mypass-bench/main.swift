@@ -10,6 +10,7 @@ COMMANDS:
   open VAULT                 Opening broken into stages, a full save, and peak memory.
   primitives                 Throughput of every primitive.
   signatures                 ES256 and Ed25519 signing and verification per second.
+  autofill VAULT             The AutoFill open: peak memory, time to suggestions, budget fit.
 
 Every command takes --json, and --compare to run the reference tools found on this machine
 (argon2 CLI, openssl speed, Python's zlib, xmllint --stream, keepassxc-cli) in the same run.
@@ -44,6 +45,7 @@ func main() -> Int32 {
     case "open": usage = OpenCommand.usage
     case "primitives": usage = PrimitivesCommand.usage
     case "signatures": usage = SignaturesCommand.usage
+    case "autofill": usage = AutofillCommand.usage
     default: usage = topUsage
     }
     if help || command == nil || command == "help" {
@@ -62,6 +64,7 @@ func main() -> Int32 {
         case "open": try OpenCommand.run(&args)
         case "primitives": try PrimitivesCommand.run(&args)
         case "signatures": try SignaturesCommand.run(&args)
+        case "autofill": try AutofillCommand.run(&args)
         default: throw BenchError.usage("unknown command '\(command ?? "")'")
         }
         return 0

@@ -39,6 +39,10 @@ public struct CoreError: Error, Equatable, Sendable, CustomStringConvertible {
         /// A passkey entry whose fields cannot be used (missing field, bad base64url, a private key
         /// that does not parse or is of an unsupported type); ``CoreError/location`` names the field.
         case invalidPasskey
+        /// Opening would need more memory than the caller's budget allows (the AutoFill
+        /// extension's limit): the KDF's memory plus a working margin. Nothing was derived;
+        /// ``CoreError/underlying`` is a ``MemoryBudgetExceeded`` with the numbers.
+        case memoryBudgetExceeded
     }
 
     /// What went wrong.
@@ -82,6 +86,7 @@ public struct CoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .limitExceeded: text = "a size limit was exceeded"
         case .cancelled: text = "cancelled"
         case .invalidPasskey: text = "the passkey cannot be used"
+        case .memoryBudgetExceeded: text = "the vault needs more memory than the budget allows"
         }
         if let location { text += " (" + location + ")" }
         if !reason.isEmpty { text += ": " + reason }

@@ -171,7 +171,9 @@ struct CredentialMatcherTests {
         #expect(suggested("https://example.com:8443/", entries).isEmpty)
         #expect(suggested("example.com", entries) == ["plain"])
         #expect(suggested("https://example.com", [candidate("p", "https://example.com:443")]) == ["p"])
-        #expect(suggested("http://example.com", [candidate("p", "https://example.com:443")]).isEmpty)
+        // A default port spelled out is the same as none (issue 14): https://example.com:443 is
+        // https://example.com, which matches http://example.com as any port-less entry does.
+        #expect(suggested("http://example.com", [candidate("p", "https://example.com:443")]) == ["p"])
         #expect(suggested("https://a.example.com:1234", entries) == ["port"])
     }
 

@@ -14,7 +14,29 @@ public enum EntryList {
         return entries.filter { item in
             let inFilter = filter.isEmpty ? item.isSearchable : filter.isSelected(item.groupUUID)
             guard inFilter else { return false }
-            return needle.isEmpty || item.searchKeys.contains(where: { $0.contains(needle) })
+            return matches(item, foldedNeedle: needle)
         }
     }
+
+    /// The search alone, without a group filter: the items (in order) whose title, user name, URL
+    /// or one of whose tags contains `searchText`, ignoring case and diacritics; everything for an
+    /// empty search text. The same rule as ``displayedEntries(_:filter:searchText:)``, for the
+    /// full model's ``FlatEntry`` and the ``CredentialIndex``'s ``IndexedCredential`` alike.
+    public static func searchResults<Item: SearchableEntry>(_ items: [Item], searchText: String) -> [Item] {
+        let needle = SearchFolding.fold(searchText.trimmed)
+        guard !needle.isEmpty else { return items }
+        return items.filter { matches($0, foldedNeedle: needle) }
+    }
+
+    static func matches(_ item: some SearchableEntry, foldedNeedle needle: String) -> Bool {
+        needle.isEmpty || item.searchKeys.contains(where: { $0.contains(needle) })
+    }
 }
+
+/// What the list's search compares of an entry.
+public protocol SearchableEntry {
+    /// Title, user name, URL and tags, folded with ``SearchFolding/fold(_:)``.
+    var searchKeys: [String] { get }
+}
+
+extension FlatEntry: SearchableEntry {}

@@ -59,7 +59,9 @@ extension CredentialMatches: Sendable where Candidate: Sendable {}
 ///   only within the same registrable domain: an entry for a public suffix (`com.au`,
 ///   `github.io`) matches nothing but itself, and `box.com` never matches `dropbox.com`;
 /// - a port written in the entry must be the service's port (explicit or the scheme default); an
-///   entry without a port matches only services on their scheme's default port;
+///   entry without a port matches only services on their scheme's default port; a default port
+///   spelled out (`:443` for https, `:80` for http, any case of scheme and host) is the same as
+///   none, on the entry's side and the service's, and a service without a scheme is taken as https;
 /// - IP addresses match only exactly;
 /// - `example.com:1234` (no scheme) is understood as host and port;
 /// - internationalised names compare in their Punycode ASCII form;
@@ -82,12 +84,9 @@ public struct CredentialMatcher: Sendable {
     /// Compares two parsed addresses: the match kind, or `nil` for no match.
     public func matchKind(entry: ServiceAddress, service: ServiceAddress) -> CredentialMatchKind? {
         // Ports: a written entry port must be the service's port in effect; without one, the
-        // service must be on its default port.
-        if let port = entry.explicitPort {
-            guard service.effectivePort == port else { return nil }
-        } else if !service.hasDefaultPort {
-            return nil
-        }
+        // service must be on its default port. A scheme's default port spelled out counts as
+        // none, on both sides; a service without a scheme is taken as https.
+        guard entry.portsAgree(withService: service) else { return nil }
         if entry.host == service.host { return .exactHost }
         guard !entry.host.isIPAddress, !service.host.isIPAddress,
               service.host.isSubdomain(of: entry.host),

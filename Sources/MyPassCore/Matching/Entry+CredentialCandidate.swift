@@ -3,8 +3,13 @@ import MyPassKDBX
 extension Entry: CredentialCandidate {
     /// The `URL` field, then `KP2A_URL`, then `KP2A_URL_1`, `KP2A_URL_2`, ... in numeric order (the
     /// additional URL fields Keepass2Android and KeePassXC use); empty values left out.
-    public var candidateURLs: [String] {
+    public var candidateURLs: [String] { Self.candidateURLs(of: fields) }
+
+    /// The candidate URLs of an entry with `fields` (see ``candidateURLs``): shared by the full
+    /// model and the credential index, so that both match alike.
+    static func candidateURLs(of fields: [EntryField]) -> [String] {
         var urls: [String] = []
+        let url = fields.first(where: { $0.key == StandardField.url })?.value ?? ""
         if !url.isEmpty { urls.append(url) }
         var numbered: [(Int, String)] = []
         for field in fields {

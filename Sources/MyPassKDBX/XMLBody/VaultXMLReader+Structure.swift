@@ -3,6 +3,15 @@ import MyPassXML
 extension VaultXMLReader {
     /// Decides what the child element `name` of a `kind` container is.
     mutating func classify(_ kind: Kind, _ name: String) -> Action {
+        Self.classify(kind, name, sawKeePassFile: sawKeePassFile, rootTaken: root != nil || !groupStack.isEmpty,
+                      entryDepth: entryStack.count)
+    }
+
+    /// The table behind ``classify(_:_:)``, also used by the credential reader so that both agree
+    /// on what is known, a leaf or unknown (which decides where protected values consume the inner
+    /// random stream). `rootTaken`: the root group is open or was read; `entryDepth`: open entries
+    /// (1 in a current entry, 2 in a history item).
+    static func classify(_ kind: Kind, _ name: String, sawKeePassFile: Bool, rootTaken: Bool, entryDepth: Int) -> Action {
         switch kind {
         case .document:
             return name == "KeePassFile" && !sawKeePassFile ? .container(.keePassFile) : .unknown
@@ -50,7 +59,7 @@ extension VaultXMLReader {
             }
         case .root:
             switch name {
-            case "Group": return root == nil && groupStack.isEmpty ? .container(.group) : .unknown
+            case "Group": return !rootTaken ? .container(.group) : .unknown
             case "DeletedObjects": return .container(.deletedObjects)
             default: return .unknown
             }
@@ -79,7 +88,7 @@ extension VaultXMLReader {
             case "Binary": return .container(.attachment)
             case "AutoType": return .container(.autoType)
             case "CustomData": return .container(.customData(.entry))
-            case "History": return entryStack.count == 1 ? .container(.history) : .unknown
+            case "History": return entryDepth == 1 ? .container(.history) : .unknown
             case "UUID", "IconID", "CustomIconUUID", "ForegroundColor", "BackgroundColor", "OverrideURL",
                  "QualityCheck", "Tags", "PreviousParentGroup":
                 return .leaf

@@ -115,11 +115,17 @@ enum CommandSpecs {
         discussion: """
             Exit code 0 when there is at least one suggestion, 5 when there is none (so that a
             script can branch on it); the other codes as for every command.
+
+            Opens the vault as the AutoFill extension does: one streaming pass that keeps titles,
+            user names, URLs, passwords and OTP settings, never attachments, history or icons.
+            --budget refuses, before the key derivation runs, a vault whose Argon2 memory plus a
+            12 MiB working margin exceeds SIZE (the extension's limit is about 50MB).
             """,
         positionals: [vault, PositionalSpec(name: "service", help: "A URL (https://github.com/login) or a domain (github.com).")],
         options: [
             .flag("all", "Also list the other entries, after the suggestions."),
             .flag("json", "Print {\"suggestions\": [...], \"others\": [...]} (others only with --all)."),
+            .option("budget", "size", "Memory budget: bytes, or a number with KB, MB, GB, KiB, MiB or GiB (50MB)."),
         ] + keyOptions)
 
     static let attachmentExport = CommandSpec(

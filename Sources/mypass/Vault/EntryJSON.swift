@@ -18,4 +18,19 @@ enum EntryJSON {
         }
         return .object(members)
     }
+
+    /// ``summary(_:detailed:)`` for an entry of the credential index (the same members).
+    static func summary(_ credential: IndexedCredential, detailed: Bool = false) -> JSON {
+        var members: [(String, JSON)] = [
+            ("uuid", .string(credential.uuid.hexString)),
+            ("title", .string(credential.title)),
+            ("username", .string(credential.userName)),
+            ("path", .array(credential.breadcrumb.map { .string($0) })),
+        ]
+        if detailed {
+            members.append(("url", .string(credential.url)))
+            members.append(("tags", .array(credential.tags.map { .string($0) })))
+        }
+        return .object(members)
+    }
 }

@@ -1,0 +1,141 @@
+import Foundation
+import MyPassBytes
+import MyPassCrypto
+import MyPassKDBX
+
+/// The numbers of a ``CoreError/Code/memoryBudgetExceeded`` refusal (its ``CoreError/underlying``).
+public struct MemoryBudgetExceeded: Error, Sendable, Equatable {
+    /// The vault's Argon2 memory (`M`), in bytes.
+    public let argon2MemoryBytes: UInt64
+    /// The working margin added to it (``CredentialIndex/OpenOptions/workingMarginBytes``), in bytes.
+    public let workingMarginBytes: UInt64
+    /// The caller's budget, in bytes.
+    public let budgetBytes: UInt64
+    /// What the open would need: Argon2 memory plus the margin, in bytes.
+    public var requiredBytes: UInt64 { argon2MemoryBytes &+ workingMarginBytes }
+}
+
+extension CredentialIndex {
+    /// How ``open(_:key:cachedKey:options:)`` reads.
+    public struct OpenOptions: Sendable {
+        /// The most memory the open may take, in bytes (`nil`: no budget). Checked before the KDF:
+        /// an Argon2 vault whose memory plus ``workingMarginBytes`` exceeds it is refused with
+        /// ``CoreError/Code/memoryBudgetExceeded``. AES-KDF needs no memory to speak of, and a
+        /// fitting cached key runs no KDF: both always pass.
+        public var budgetBytes: UInt64?
+        /// What the open needs beside the KDF's memory (process, one HMAC block, the inflater,
+        /// the index of a typical vault), in bytes. Default 12 MiB.
+        public var workingMarginBytes: UInt64
+        /// How the KDF runs (a seam for tests that count runs).
+        public var keyDerivation: KeyDerivation
+        /// Codec limits.
+        public var limits: KDBXLimits
+
+        /// Options with a budget (none by default), a 12 MiB working margin, MyPass's KDFs and
+        /// the default limits.
+        public init(budgetBytes: UInt64? = nil, workingMarginBytes: UInt64 = 12 << 20,
+                    keyDerivation: KeyDerivation = .standard, limits: KDBXLimits = KDBXLimits()) {
+            self.budgetBytes = budgetBytes
+            self.workingMarginBytes = workingMarginBytes
+            self.keyDerivation = keyDerivation
+            self.limits = limits
+        }
+    }
+
+    /// What an open gives: the index, the transformed key to keep for the next one, and where
+    /// the work and memory went.
+    public struct Opened: Sendable {
+        /// The index.
+        public let index: CredentialIndex
+        /// The transformed key and the KDF parameters it fits (for a later open without the KDF).
+        public let cachedKey: CachedTransformedKey
+        /// Whether the KDF ran (`false`: the cached key fitted).
+        public let ranKDF: Bool
+        /// The Argon2 memory the KDF took, in bytes (0 when it did not run or is AES-KDF).
+        public let kdfMemoryBytes: UInt64
+        /// The largest HMAC block (KDBX 4) or read buffer (3.x) held at once, in bytes.
+        public let largestBufferBytes: Int
+        /// The file's size, in bytes.
+        public let fileBytes: Int
+    }
+
+    /// Opens the vault at `path` for AutoFill: reads the outer header, checks the memory budget
+    /// against the KDF parameters, runs the KDF (none with a `cachedKey` derived for the file's
+    /// current KDF parameters and seed), then streams the file once, a 64 KiB read at a time, into
+    /// an index. The file is never held whole, nor is the decompressed XML, an attachment, a
+    /// history item or a custom icon.
+    ///
+    /// - Parameters:
+    ///   - path: the vault file.
+    ///   - key: the composite key (unused when `cachedKey` fits, but still the vault's key).
+    ///   - cachedKey: a transformed key from an earlier unlock.
+    ///   - options: budget, margin, KDF seam, limits.
+    /// - Throws: ``CoreError`` `.memoryBudgetExceeded` (before any KDF work), `.wrongKey`, `.io`,
+    ///   `.cancelled`, `.codec`.
+    /// - Complexity: one KDF run (none with a fitting `cachedKey`), then linear in the file size.
+    public static func open(_ path: String, key: CompositeKey, cachedKey: CachedTransformedKey? = nil,
+                            options: OpenOptions = OpenOptions()) throws(CoreError) -> Opened {
+        var source = try FileByteSource(path: path)
+        defer { source.close() }
+        func codec<T>(_ body: () throws(KDBXError) -> T) throws(CoreError) -> T {
+            do throws(KDBXError) { return try body() } catch { throw CoreError(codecError: error) }
+        }
+        var reader = try codec { () throws(KDBXError) in try KDBXCredentialReader(source: &source, limits: options.limits) }
+        let kdf = reader.header.kdf
+        let transformed: SecureBytes
+        var memory: UInt64 = 0
+        var ran = false
+        if let cachedKey, cachedKey.isValid(for: kdf) {
+            transformed = cachedKey.transformedKey
+        } else {
+            if case .argon2(let settings) = kdf.settings { memory = settings.memoryBytes }
+            if let budget = options.budgetBytes, memory &+ options.workingMarginBytes > budget {
+                let numbers = MemoryBudgetExceeded(argon2MemoryBytes: memory, workingMarginBytes: options.workingMarginBytes,
+                                                   budgetBytes: budget)
+                throw CoreError(
+                    .memoryBudgetExceeded,
+                    "Argon2 needs \(memory) bytes plus a working margin of \(options.workingMarginBytes) bytes; the budget is \(budget) bytes",
+                    location: path, underlying: numbers)
+            }
+            transformed = try codec { () throws(KDBXError) in try options.keyDerivation.transform(key, kdf, options.limits, nil) }
+            ran = true
+        }
+        let skim = try codec { () throws(KDBXError) in
+            let keys = try reader.keys(transformedKey: transformed)
+            return try reader.readCredentials(keys: keys, selection: fieldSelection, source: &source)
+        }
+        return Opened(index: CredentialIndex(skim: skim), cachedKey: CachedTransformedKey(transformedKey: transformed, kdf: kdf),
+                      ranKDF: ran, kdfMemoryBytes: memory, largestBufferBytes: skim.largestBlockBytes,
+                      fileBytes: source.bytesRead)
+    }
+}
+
+/// A vault file read 64 KiB at a time (never whole).
+struct FileByteSource: KDBXByteSource {
+    private let handle: FileHandle
+    private(set) var bytesRead = 0
+
+    init(path: String) throws(CoreError) {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw CoreError(.io, "cannot open the file", location: path)
+        }
+        self.handle = handle
+    }
+
+    mutating func read(upTo count: Int) throws(KDBXError) -> [UInt8] {
+        guard count > 0 else { return [] }
+        var out: [UInt8] = []
+        while out.count < count {
+            let data: Data?
+            do { data = try handle.read(upToCount: count - out.count) } catch {
+                throw KDBXError(.io, "reading the vault file failed")
+            }
+            guard let data, !data.isEmpty else { break }
+            out.append(contentsOf: data)
+        }
+        bytesRead += out.count
+        return out
+    }
+
+    func close() { try? handle.close() }
+}

@@ -1,0 +1,212 @@
+import MyPassBytes
+import MyPassCompression
+
+/// The credential read path after decryption, like ``PayloadPipeline`` but skimming: (3.x)
+/// stream start bytes and hashed block stream, gzip, (4.x) the inner header with its binaries
+/// counted and dropped as they stream past (never buffered whole), then ``CredentialXMLReader``.
+struct CredentialPipeline {
+    private let header: KDBXHeader
+    private let limits: KDBXLimits
+    private var startBytes: [UInt8] = []
+    private var startBytesChecked: Bool
+    private var hashedBlocks: HashedBlockStream.Reader?
+    private var inflater: Inflater?
+    private var decompressedCount = 0
+    private var innerHeader: InnerHeaderSkimmer?
+    private var xml: CredentialXMLReader
+    private var stream: InnerRandomStream?
+
+    init(header: KDBXHeader, limits: KDBXLimits, selection: CredentialSkim.FieldSelection, payloadByteCount: Int) throws(KDBXError) {
+        self.header = header
+        self.limits = limits
+        let isKDBX4 = header.version.isKDBX4
+        startBytesChecked = isKDBX4
+        hashedBlocks = isKDBX4 ? nil : HashedBlockStream.Reader(limits: limits, maxTotalBytes: payloadByteCount)
+        if header.compression == .gzip {
+            inflater = Inflater(format: .gzip, maxOutputBytes: limits.maxDecompressedBytes)
+        }
+        xml = CredentialXMLReader(selection: selection, limits: limits.body)
+        if isKDBX4 {
+            innerHeader = InnerHeaderSkimmer(limits: limits)
+        } else {
+            stream = try InnerRandomStream(algorithm: header.innerStreamAlgorithm ?? .none, key: header.innerStreamKey ?? [])
+        }
+    }
+
+    /// Takes decrypted bytes in order.
+    /// - Throws: ``KDBXError`` `.wrongKey` (3.x start bytes), `.corruptedFile`, `.limitExceeded`.
+    mutating func consumePlaintext(_ chunk: ArraySlice<UInt8>) throws(KDBXError) {
+        var rest = chunk
+        if !startBytesChecked {
+            let need = 32 - startBytes.count
+            startBytes.append(contentsOf: rest.prefix(need))
+            rest = rest.dropFirst(need)
+            guard startBytes.count == 32 else { return }
+            guard let expected = header.streamStartBytes, constantTimeEquals(startBytes, expected) else {
+                throw KDBXError(.wrongKey, "the stream start bytes do not match (a challenge-response key component, if the vault uses one, is not supported)", location: HeaderFieldID.describe(9))
+            }
+            startBytesChecked = true
+        }
+        guard !rest.isEmpty else { return }
+        if hashedBlocks != nil {
+            var data = try hashedBlocks!.feed(rest)
+            defer { wipe(&data) }
+            try consumeCompressed(data[...])
+        } else {
+            try consumeCompressed(rest)
+        }
+    }
+
+    /// Ends the plaintext and returns what the XML reader kept and `Meta/HeaderHash`.
+    mutating func finishPlaintext() throws(KDBXError) -> (CredentialSkim, headerHash: [UInt8]?) {
+        if !startBytesChecked {
+            throw KDBXError(.corruptedFile, "the payload is shorter than the stream start bytes")
+        }
+        if hashedBlocks != nil {
+            _ = try hashedBlocks!.finish()
+        }
+        if inflater != nil {
+            var tail: [UInt8]
+            do { tail = try inflater!.finish() } catch { throw PayloadPipeline.map(error) }
+            defer { wipe(&tail) }
+            try consumeContent(tail[...])
+        }
+        guard var stream else {
+            throw KDBXError(.corruptedFile, "the payload ends inside the inner header")
+        }
+        let skim = try xml.finish(stream: &stream)
+        return (skim, xml.headerHash)
+    }
+
+    private mutating func consumeCompressed(_ data: ArraySlice<UInt8>) throws(KDBXError) {
+        guard inflater != nil else {
+            try consumeContent(data)
+            return
+        }
+        var start = data.startIndex
+        while start < data.endIndex {
+            let end = min(start + PayloadPipeline.chunkByteCount, data.endIndex)
+            var output: [UInt8]
+            do { output = try inflater!.update(data[start..<end]) } catch { throw PayloadPipeline.map(error) }
+            try consumeContent(output[...])
+            wipe(&output)
+            start = end
+        }
+    }
+
+    private mutating func consumeContent(_ data: ArraySlice<UInt8>) throws(KDBXError) {
+        guard !data.isEmpty else { return }
+        decompressedCount += data.count
+        guard decompressedCount <= limits.maxDecompressedBytes else {
+            throw KDBXError(.limitExceeded, "the payload exceeds \(limits.maxDecompressedBytes) bytes")
+        }
+        xml.noteContent(byteCount: data.count)
+        var xmlBytes = data
+        if stream == nil {
+            guard let rest = try innerHeader!.feed(data) else { return }
+            xml.noteInnerHeaderBinary(byteCount: innerHeader!.binaryBytes)
+            stream = try InnerRandomStream(algorithm: innerHeader!.algorithm!, key: innerHeader!.streamKey)
+            innerHeader = nil
+            xmlBytes = rest
+        }
+        guard !xmlBytes.isEmpty else { return }
+        try xml.feed(xmlBytes, stream: &stream!)
+    }
+}
+
+/// The KDBX 4 inner header read as it streams past: the stream algorithm and key are kept, binary
+/// fields (attachments) are counted and skipped without being buffered; the same checks as
+/// ``InnerHeader/Parser`` (field sizes, the flag byte, a known stream algorithm, both stream fields).
+struct InnerHeaderSkimmer {
+    private let limits: KDBXLimits
+    private var fieldHead: [UInt8] = []
+    private var fieldData: [UInt8] = []
+    private var fieldID: UInt8 = 0
+    private var fieldSize = 0
+    private var fieldLeft = 0
+    private var inField = false
+    private var consumed = 0
+    private var streamID: UInt32?
+    private(set) var streamKey: [UInt8] = []
+    private var sawStreamKey = false
+    /// The stream algorithm, once the End field was read.
+    private(set) var algorithm: InnerStreamAlgorithm?
+    /// Content bytes of the binaries skipped (flag bytes excluded).
+    private(set) var binaryBytes = 0
+
+    init(limits: KDBXLimits) { self.limits = limits }
+
+    /// Takes the next chunk; `nil` while the header is incomplete, then (once) the bytes after the End field.
+    mutating func feed(_ chunk: ArraySlice<UInt8>) throws(KDBXError) -> ArraySlice<UInt8>? {
+        var rest = chunk
+        while !rest.isEmpty {
+            if !inField {
+                let take = min(5 - fieldHead.count, rest.count)
+                fieldHead.append(contentsOf: rest.prefix(take))
+                rest = rest.dropFirst(take)
+                guard fieldHead.count == 5 else { return nil }
+                fieldID = fieldHead[0]
+                let size = loadLittleEndian(fieldHead[1..<5], as: Int32.self)
+                let location = "inner header field \(fieldID) at payload offset \(consumed)"
+                guard size >= 0 else { throw KDBXError(.corruptedFile, "negative inner header field size", location: location) }
+                let limit = fieldID == InnerHeader.FieldID.binary.rawValue ? limits.maxBinaryBytes &+ 1 : limits.maxHeaderFieldBytes
+                guard Int(size) <= limit else {
+                    throw KDBXError(.limitExceeded, "inner header field of \(size) bytes", location: location)
+                }
+                fieldSize = Int(size)
+                fieldLeft = fieldSize
+                fieldHead = []
+                fieldData = []
+                inField = true
+                consumed += 5
+            }
+            let take = min(fieldLeft, rest.count)
+            if fieldID == InnerHeader.FieldID.binary.rawValue {
+                binaryBytes += take  // the flag byte is taken off below
+            } else {
+                fieldData.append(contentsOf: rest.prefix(take))
+            }
+            rest = rest.dropFirst(take)
+            fieldLeft -= take
+            consumed += take
+            guard fieldLeft == 0 else { return nil }
+            inField = false
+            if try finishField() { return rest }
+        }
+        return nil
+    }
+
+    /// Applies a complete field; `true` after the End field.
+    private mutating func finishField() throws(KDBXError) -> Bool {
+        let location = "inner header field \(fieldID) at payload offset \(consumed - fieldSize - 5)"
+        switch InnerHeader.FieldID(rawValue: fieldID) {
+        case .end:
+            guard let streamID, sawStreamKey else {
+                throw KDBXError(.corruptedFile, "inner header lacks the inner random stream", location: location)
+            }
+            guard let known = InnerStreamAlgorithm(rawValue: streamID) else {
+                throw KDBXError(.unsupported, "unknown inner random stream \(streamID)", location: location)
+            }
+            algorithm = known
+            return true
+        case .innerRandomStreamID:
+            guard fieldData.count == 4 else {
+                throw KDBXError(.corruptedFile, "inner random stream id must be 4 bytes", location: location)
+            }
+            streamID = loadLittleEndian(fieldData[...], as: UInt32.self)
+        case .innerRandomStreamKey:
+            wipe(&streamKey)
+            streamKey = fieldData
+            sawStreamKey = true
+        case .binary:
+            guard fieldSize >= 1 else {
+                throw KDBXError(.corruptedFile, "inner header binary without its flag byte", location: location)
+            }
+            binaryBytes -= 1
+        case nil:
+            break  // unknown inner header fields are skipped, as KeePass does
+        }
+        wipe(&fieldData)
+        return false
+    }
+}

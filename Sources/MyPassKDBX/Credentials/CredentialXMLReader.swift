@@ -1,0 +1,387 @@
+import MyPassBytes
+import MyPassXML
+
+/// Reads a decrypted, decompressed XML body (`<KeePassFile>`) into a ``CredentialSkim``, push
+/// style like ``VaultXMLReader``, keeping only the group tree and, for current entries, the
+/// selected string fields and the few leaves AutoFill shows.
+///
+/// It classifies every element with the full reader's own table (``VaultXMLReader/classify(_:_:sawKeePassFile:rootTaken:entryDepth:)``),
+/// so both agree on which protected values consume the inner random stream, and in which order:
+/// `String/Value`, 3.x `Meta/Binaries/Binary`, inline `Binary/Value` (not a `Ref`), and in
+/// unknown subtrees the first `Protected="True"` element on each path, pre-order. Skipped
+/// protected values advance the stream by their decoded length without being decoded; skipped
+/// base64 (binaries, custom icons) is checked with the same grammar and counted, never kept.
+///
+/// Not done, unlike the full reader: `Compressed="True"` 3.x binaries are not inflated (their
+/// gzip is not checked); attachment counts per entry are not limited (nothing is kept).
+package struct CredentialXMLReader {
+    typealias Kind = VaultXMLReader.Kind
+
+    private struct Frame {
+        var kind: Kind
+        var sawUUID = false
+    }
+
+    /// What a leaf's text is for.
+    private enum LeafMode {
+        /// Collected and applied.
+        case text
+        /// A protected value whose content is not kept: counted, then the stream advances.
+        case consume
+        /// Base64 that is checked and counted, not kept.
+        case check
+        /// Not needed.
+        case ignore
+    }
+
+    private struct Leaf {
+        var name: String
+        var attributes: [XMLAttribute]
+        var mode: LeafMode
+        var text = ""
+        var counter = Base64Counter()
+        var skipDepth = 0
+    }
+
+    /// An unknown subtree being skipped.
+    private struct Unknown {
+        var depth = 1
+        /// Depth of the protected element whose direct text is being counted.
+        var protectedDepth: Int?
+        var counter = Base64Counter()
+    }
+
+    private let limits: VaultXMLLimits
+    private let selection: CredentialSkim.FieldSelection
+    private var tokenizer: XMLTokenizer
+    private var frames: [Frame] = [Frame(kind: .document)]
+    private var leaf: Leaf?
+    private var unknown: Unknown?
+    private var sawKeePassFile = false
+    private var rootTaken = false
+    /// Open groups: their index in `skim.groups` and a scratch model value for their leaves.
+    private var groupStack: [(index: Int, scratch: Group)] = []
+    private var entryDepth = 0
+    private var entry = Entry(uuid: .zero)
+    private var entryFields: [EntryField] = []
+    private var entryKeys: [Set<String>] = []
+    private var historyItems = 0
+    private var fieldKey: String?
+    private var fieldValue: EntryField?
+    private var groupCount = 0
+    private var entryCount = 0
+    private var skim = CredentialSkim()
+    /// `Meta/HeaderHash` (KDBX 3.x), for the container to compare.
+    package private(set) var headerHash: [UInt8]?
+
+    /// A reader keeping the fields `selection` names, bounded by `limits`.
+    package init(selection: CredentialSkim.FieldSelection, limits: VaultXMLLimits = VaultXMLLimits()) {
+        self.limits = limits
+        self.selection = selection
+        tokenizer = XMLTokenizer(limits: limits.xml)
+    }
+
+    /// Parses the next chunk (any size; chunks may split anything).
+    /// - Parameter stream: the inner random stream, consumed in document order.
+    /// - Throws: ``KDBXError`` `.corruptedFile` (malformed XML, a protected value or binary that is
+    ///   not base64), `.limitExceeded`.
+    package mutating func feed(_ chunk: ArraySlice<UInt8>, stream: inout some ProtectedValueStream) throws(KDBXError) {
+        tokenizer.feed(chunk)
+        try drain(&stream)
+    }
+
+    /// Ends the input and returns what was kept, records in the full model's order.
+    /// - Throws: ``KDBXError`` `.corruptedFile` when the document is incomplete or not a `KeePassFile`.
+    package mutating func finish(stream: inout some ProtectedValueStream) throws(KDBXError) -> CredentialSkim {
+        tokenizer.finish()
+        try drain(&stream)
+        guard sawKeePassFile, frames.count == 1 else {
+            throw corrupted("the XML body is not a complete KeePassFile document")
+        }
+        if skim.groups.isEmpty {
+            skim.groups.append(CredentialSkim.Group(uuid: .random(), name: "", parent: nil, enableSearching: nil))
+        }
+        // The model lists a group's entries before its subgroups' (pre-order); the document may
+        // interleave them. Groups are numbered in pre-order, so a stable sort by group restores it.
+        var order = Array(skim.records.indices)
+        order.sort { (a, b) in
+            let ga = skim.records[a].group, gb = skim.records[b].group
+            return ga != gb ? ga < gb : a < b
+        }
+        if order != Array(skim.records.indices) { skim.records = order.map { skim.records[$0] } }
+        return skim
+    }
+
+    private mutating func drain(_ stream: inout some ProtectedValueStream) throws(KDBXError) {
+        while true {
+            let next: XMLEvent?
+            do throws(XMLError) {
+                next = try tokenizer.next()
+            } catch {
+                throw VaultXMLReader.map(error)
+            }
+            guard let event = next else { return }
+            try handle(event, &stream)
+        }
+    }
+
+    private mutating func corrupted(_ reason: String) -> KDBXError {
+        KDBXError(.corruptedFile, reason, location: "XML line \(tokenizer.line) column \(tokenizer.column)")
+    }
+
+    private mutating func limit(_ reason: String) -> KDBXError {
+        KDBXError(.limitExceeded, reason, location: "XML line \(tokenizer.line) column \(tokenizer.column)")
+    }
+
+    // MARK: Events
+
+    private mutating func handle(_ event: XMLEvent, _ stream: inout some ProtectedValueStream) throws(KDBXError) {
+        if unknown != nil {
+            try handleUnknown(event, &stream)
+            return
+        }
+        if leaf != nil {
+            switch event {
+            case .startElement:
+                leaf!.skipDepth += 1
+            case .endElement:
+                if leaf!.skipDepth > 0 {
+                    leaf!.skipDepth -= 1
+                } else {
+                    let finished = leaf!
+                    leaf = nil
+                    try applyLeaf(finished, &stream)
+                }
+            case .text(let text), .cdata(let text):
+                guard leaf!.skipDepth == 0 else { break }
+                switch leaf!.mode {
+                case .text: leaf!.text += text
+                case .consume, .check: leaf!.counter.feed(text)
+                case .ignore: break
+                }
+            case .comment, .processingInstruction:
+                break
+            }
+            return
+        }
+        switch event {
+        case .startElement(let name, let attributes):
+            let kind = frames[frames.count - 1].kind
+            switch VaultXMLReader.classify(kind, name, sawKeePassFile: sawKeePassFile, rootTaken: rootTaken,
+                                           entryDepth: entryDepth) {
+            case .leaf:
+                leaf = Leaf(name: name, attributes: attributes, mode: leafMode(kind, name, attributes))
+            case .container(let child):
+                try begin(child)
+                frames.append(Frame(kind: child))
+            case .unknown:
+                skim.skipped.unknownElements += 1
+                unknown = Unknown()
+                if XMLValues.flag(attributes, "Protected") { unknown!.protectedDepth = 1 }
+            }
+        case .endElement:
+            let frame = frames.removeLast()
+            try end(frame)
+        case .text, .cdata, .comment, .processingInstruction:
+            break
+        }
+    }
+
+    /// An unknown subtree: only its protected values matter, for the stream (pre-order, the
+    /// protected element's own text, nothing below it), as the full reader's `unmaskProtected`.
+    private mutating func handleUnknown(_ event: XMLEvent, _ stream: inout some ProtectedValueStream) throws(KDBXError) {
+        switch event {
+        case .startElement(_, let attributes):
+            unknown!.depth += 1
+            if unknown!.protectedDepth == nil, XMLValues.flag(attributes, "Protected") {
+                unknown!.protectedDepth = unknown!.depth
+                unknown!.counter = Base64Counter()
+            }
+        case .endElement:
+            if unknown!.protectedDepth == unknown!.depth {
+                guard let count = unknown!.counter.byteCount else { throw corrupted("a protected value is not base64") }
+                stream.advance(by: count)
+                unknown!.protectedDepth = nil
+            }
+            unknown!.depth -= 1
+            if unknown!.depth == 0 { unknown = nil }
+        case .text(let text), .cdata(let text):
+            if unknown!.protectedDepth == unknown!.depth { unknown!.counter.feed(text) }
+        case .comment, .processingInstruction:
+            break
+        }
+    }
+
+    private mutating func leafMode(_ kind: Kind, _ name: String, _ attributes: [XMLAttribute]) -> LeafMode {
+        let isProtected = XMLValues.flag(attributes, "Protected")
+        switch kind {
+        case .meta:
+            return name == "RecycleBinUUID" || name == "HeaderHash" ? .text : .ignore
+        case .binaries:
+            return isProtected ? .consume : .check
+        case .icon:
+            return name == "Data" ? .check : .ignore
+        case .group:
+            return name == "UUID" || name == "Name" || name == "EnableSearching" ? .text : .ignore
+        case .entry:
+            guard entryDepth == 1 else { return .ignore }
+            switch name {
+            case "UUID", "IconID", "CustomIconUUID", "OverrideURL", "Tags": return .text
+            default: return .ignore
+            }
+        case .field:
+            if name == "Key" { return .text }
+            let kept = entryDepth == 1 && (fieldKey.map(selection.keeps) ?? true)
+            if kept { return .text }
+            return isProtected ? .consume : .ignore
+        case .attachment:
+            guard name == "Value", XMLValues.attribute(attributes, "Ref") == nil else { return .ignore }
+            return isProtected ? .consume : .check
+        default:
+            return .ignore
+        }
+    }
+
+    private mutating func applyLeaf(_ leaf: Leaf, _ stream: inout some ProtectedValueStream) throws(KDBXError) {
+        let top = frames.count - 1
+        switch leaf.mode {
+        case .ignore:
+            return
+        case .consume, .check:
+            guard let count = leaf.counter.byteCount else {
+                throw corrupted(leaf.mode == .consume ? "a protected value is not base64" : "a binary is not valid base64")
+            }
+            if leaf.mode == .consume { stream.advance(by: count) }
+            switch frames[top].kind {
+            case .icon: skim.skipped.customIconCharacters += count
+            case .binaries, .attachment: skim.skipped.xmlBinaryBytes += count
+            default: break
+            }
+            if frames[top].kind == .field, leaf.name == "Value" { fieldValue = EntryField(key: "", value: "") }
+            return
+        case .text:
+            break
+        }
+        let text = leaf.text
+        switch frames[top].kind {
+        case .meta:
+            if leaf.name == "RecycleBinUUID" {
+                skim.recycleBinUUID = XMLValues.uuidOrZero(text)
+            } else {
+                do { headerHash = try Base64.decode(text) } catch { throw corrupted("HeaderHash is not valid base64") }
+            }
+        case .group:
+            if leaf.name == "UUID" { frames[top].sawUUID = true }
+            VaultXMLReader.applyGroup(leaf.name, text, &groupStack[groupStack.count - 1].scratch)
+        case .entry:
+            if leaf.name == "UUID" { frames[top].sawUUID = true }
+            VaultXMLReader.applyEntry(leaf.name, text, &entry)
+        case .field:
+            if leaf.name == "Key" {
+                fieldKey = text
+            } else if XMLValues.flag(leaf.attributes, "Protected") {
+                var bytes: [UInt8]
+                do { bytes = try Base64.decode(text) } catch { throw corrupted("a protected value is not base64") }
+                stream.apply(to: &bytes)
+                defer { wipe(&bytes) }
+                fieldValue = EntryField(key: "", protectedValue: VaultXMLReader.protectedString(bytes))
+            } else {
+                fieldValue = EntryField(key: "", value: text, isProtected: XMLValues.flag(leaf.attributes, "ProtectInMemory"))
+            }
+        default:
+            break
+        }
+    }
+
+    // MARK: Containers
+
+    private mutating func begin(_ kind: Kind) throws(KDBXError) {
+        switch kind {
+        case .keePassFile:
+            sawKeePassFile = true
+        case .group:
+            guard groupStack.count <= limits.maxGroupDepth else {
+                throw limit("groups are nested deeper than \(limits.maxGroupDepth) levels")
+            }
+            groupCount += 1
+            guard groupCount <= limits.maxGroups else { throw limit("more than \(limits.maxGroups) groups") }
+            rootTaken = true
+            skim.groups.append(CredentialSkim.Group(uuid: .zero, name: "", parent: groupStack.last?.index, enableSearching: nil))
+            groupStack.append((skim.groups.count - 1, Group(uuid: .zero, name: "", iconID: 48, times: Times(all: .minimum))))
+        case .entry:
+            entryCount += 1
+            guard entryCount <= limits.maxEntries else { throw limit("more than \(limits.maxEntries) entries") }
+            if entryDepth == 1 {
+                guard historyItems < limits.maxHistoryItemsPerEntry else {
+                    throw limit("an entry has more than \(limits.maxHistoryItemsPerEntry) history items")
+                }
+                historyItems += 1
+                skim.skipped.historyItems += 1
+            } else {
+                entry = Entry(uuid: .zero)
+                entryFields = []
+                historyItems = 0
+            }
+            entryDepth += 1
+            entryKeys.append([])
+        case .field:
+            fieldKey = nil
+            fieldValue = nil
+        default:
+            break
+        }
+    }
+
+    private mutating func end(_ frame: Frame) throws(KDBXError) {
+        switch frame.kind {
+        case .group:
+            let (index, scratch) = groupStack.removeLast()
+            skim.groups[index].uuid = frame.sawUUID ? scratch.uuid : .random()
+            skim.groups[index].name = scratch.name
+            skim.groups[index].enableSearching = scratch.enableSearching
+        case .entry:
+            entryDepth -= 1
+            entryKeys.removeLast()
+            guard entryDepth == 0, let group = groupStack.last?.index else { return }
+            skim.records.append(CredentialSkim.Record(
+                uuid: frame.sawUUID ? entry.uuid : .random(), group: group, iconID: entry.iconID,
+                customIconUUID: entry.customIconUUID, overrideURL: entry.overrideURL, tags: entry.tags,
+                fields: entryFields))
+            entryFields = []
+        case .field:
+            guard let key = fieldKey else { return }  // A String without Key carries nothing.
+            let e = entryKeys.count - 1
+            if !entryKeys[e].contains(key) {
+                guard entryKeys[e].count < limits.maxFieldsPerEntry else {
+                    throw limit("an entry has more than \(limits.maxFieldsPerEntry) fields")
+                }
+                entryKeys[e].insert(key)
+            }
+            guard entryDepth == 1, selection.keeps(key) else {
+                skim.skipped.fields += 1
+                return
+            }
+            var field = fieldValue ?? EntryField(key: key, value: "")
+            field.key = key
+            if let index = entryFields.firstIndex(where: { $0.key == key }) {
+                entryFields[index] = field  // KeePass: the last value for a key wins.
+            } else {
+                entryFields.append(field)
+            }
+        default:
+            break
+        }
+    }
+}
+
+extension CredentialXMLReader {
+    /// Counts an inner header binary that was skipped (for ``CredentialSkim/Skipped``).
+    mutating func noteInnerHeaderBinary(byteCount: Int) {
+        skim.skipped.innerHeaderBinaryBytes += byteCount
+    }
+
+    /// Counts decompressed content bytes.
+    mutating func noteContent(byteCount: Int) {
+        skim.contentBytes += byteCount
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import MyPassBytes
+import MyPassCore
+import MyPassKDBX
+
+extension VaultContext {
+    /// Opens the `<vault>` of `parsed` for reading only, as the AutoFill extension does: the
+    /// master password (unless `--no-password`) and `--keyfile` as ``open(_:readsEntryPassword:forWriting:)``,
+    /// then core's streaming ``CredentialIndex/open(_:key:cachedKey:options:)`` instead of the full
+    /// model (no attachment, history item or icon image is kept). For `ls` and `match` when
+    /// they need nothing more than the index.
+    ///
+    /// - Parameter budgetBytes: the memory budget (`match --budget`), checked before the KDF.
+    /// - Throws: `CLIError` with exit 1 (missing file, unreadable key file, over the budget), 3
+    ///   (wrong key) or 4 (corrupted or unsupported).
+    static func openIndex(_ parsed: ParsedArguments, budgetBytes: UInt64? = nil) throws -> CredentialIndex {
+        let path = parsed.required("vault")
+        let noPassword = parsed.flag("no-password")
+        if noPassword && parsed.value("keyfile") == nil {
+            throw parsed.usageError("--no-password needs --keyfile")
+        }
+        _ = try readableFile(path, what: "vault")
+        var keyFileContents: [UInt8]?
+        if let keyFile = parsed.value("keyfile") {
+            keyFileContents = try readFile(keyFile, what: "key file", maxBytes: KeyFileLimits.maxBytes)
+        }
+        defer { if keyFileContents != nil { wipe(&keyFileContents!) } }
+        let password = noPassword ? nil : try SecretReader.readSecret(prompt: "Password for \(displayName(path)): ")
+        let key: CompositeKey
+        do {
+            key = try CompositeKey(password: password, keyFileContents: keyFileContents)
+        } catch {
+            throw CommandLineTool.map(error, file: path)
+        }
+        do {
+            return try Progress.run("Unlocking \(displayName(path))…") { () throws(CoreError) -> CredentialIndex in
+                try CredentialIndex.open(path, key: key, options: CredentialIndex.OpenOptions(budgetBytes: budgetBytes)).index
+            }
+        } catch let error as CoreError {
+            if error.code == .memoryBudgetExceeded {
+                throw CLIError.failure("cannot open '\(path)' within the memory budget: \(error.reason)")
+            }
+            throw CommandLineTool.map(error, file: path)
+        }
+    }
+
+    /// A size in bytes from the command line: a whole number with an optional unit, `B`, `KB`,
+    /// `MB`, `GB` (powers of 1000) or `KiB`, `MiB`, `GiB` (powers of 1024), any case
+    /// (`50MB` is 50,000,000 bytes); `nil` when it does not read.
+    static func byteSize(_ text: String) -> UInt64? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let digits = trimmed.prefix(while: { $0.isASCII && $0.isNumber })
+        guard !digits.isEmpty, let number = UInt64(digits) else { return nil }
+        let unit = trimmed.dropFirst(digits.count).trimmingCharacters(in: .whitespaces).lowercased()
+        let multipliers: [String: UInt64] = [
+            "": 1, "b": 1, "kb": 1_000, "mb": 1_000_000, "gb": 1_000_000_000,
+            "kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30,
+        ]
+        guard let multiplier = multipliers[unit] else { return nil }
+        let (product, overflow) = number.multipliedReportingOverflow(by: multiplier)
+        return overflow ? nil : product
+    }
+}

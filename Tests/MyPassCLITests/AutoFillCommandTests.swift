@@ -1,0 +1,77 @@
+import Foundation
+import MyPassBytes
+import MyPassKDBX
+import MyPassTestSupport
+import Testing
+
+/// `mypass match --budget` and the index path of `match` and `ls` (issue 14).
+@Suite("mypass match --budget and the AutoFill open")
+struct AutoFillCommandTests {
+    func demo(_ arguments: [String]) throws -> ProcessResult {
+        let scratch = try Scratch()
+        _ = try scratch.copy(Demo.vault)
+        return try CLI.run([arguments[0], "demo.kdbx"] + arguments.dropFirst(), stdin: Demo.stdin, in: scratch.url)
+    }
+
+    @Test("a budget the vault fits changes nothing in the output")
+    func budgetThatFits() throws {
+        let plain = try demo(["match", "https://github.com/login", "--json"])
+        // demo.kdbx: Argon2d 1 MiB, so 1,048,576 + 12 MiB of margin = 13,631,488 bytes.
+        for budget in ["50MB", "13631488", "13MiB", "13MB", "1GB"] {
+            let budgeted = try demo(["match", "https://github.com/login", "--json", "--budget", budget])
+            #expect(budgeted.status == (budget == "13MB" ? 1 : 0), "\(budget): \(budgeted.stderrText)")
+            if budget != "13MB" { #expect(budgeted.stdoutText == plain.stdoutText) }
+        }
+        #expect(plain.status == 0)
+    }
+
+    @Test("a budget the KDF does not fit is refused before the KDF, with the numbers")
+    func budgetRefused() throws {
+        let result = try demo(["match", "github.com", "--budget", "5MB"])
+        #expect(result.status == 1)
+        #expect(result.stdoutText.isEmpty)
+        #expect(CLI.firstErrorLine(result) == "Error: cannot open 'demo.kdbx' within the memory budget: Argon2 needs 1048576 bytes plus a working margin of 12582912 bytes; the budget is 5000000 bytes")
+    }
+
+    @Test("KeePass's default Argon2 (64 MiB) does not fit the extension's 50 MB")
+    func keePassDefaultRefused() throws {
+        let scratch = try Scratch()
+        var vault = Vault.new(name: "Default", now: .minimum)
+        var entry = Entry()
+        entry.title = "GitHub"
+        entry.url = "https://github.com"
+        vault.root.entries = [entry]
+        let key = try CompositeKey(password: ProtectedString("pw"), keyFileContents: nil)
+        vault.format.kdf = .argon2(Argon2Settings(variant: .argon2d, memoryBytes: 64 << 20, iterations: 1, parallelism: 1))
+        let path = try scratch.write("default.kdbx", try KDBXCodec.save(vault, key: key))
+        let refused = try CLI.run(["match", path, "github.com", "--budget", "50MB"], stdin: "pw\n")
+        #expect(refused.status == 1)
+        #expect(CLI.firstErrorLine(refused).hasSuffix("Argon2 needs 67108864 bytes plus a working margin of 12582912 bytes; the budget is 50000000 bytes"))
+        let opened = try CLI.run(["match", path, "github.com", "--budget", "80MB"], stdin: "pw\n")
+        #expect(opened.status == 0, "\(opened.stderrText)")
+        #expect(opened.stdoutText.hasPrefix("Suggestions for github.com:\n  GitHub"))
+    }
+
+    @Test("--budget takes a size")
+    func budgetUsage() throws {
+        for bad in ["lots", "12XB", "0x10"] {
+            let result = try demo(["match", "github.com", "--budget", bad])
+            #expect(result.status == 2, "\(bad)")
+            #expect(CLI.firstErrorLine(result) == "Error: --budget takes a size such as 50MB, 48MiB or 52428800")
+        }
+    }
+
+    @Test("ls from the index lists what the full model lists, with and without a search")
+    func listFromIndex() throws {
+        // --group opens the full model; the root group's path selects everything the root holds,
+        // recycle bin included, so compare searches whose results leave the bin out.
+        for search in ["", "mail", "GIT", "zz-none"] {
+            let indexed = try demo(["ls", "--json"] + (search.isEmpty ? [] : ["--search", search]))
+            #expect(indexed.status == 0, "\(indexed.stderrText)")
+            let entries = try #require(try parseJSON(indexed.stdoutText) as? [[String: Any]])
+            #expect(entries.allSatisfy { $0["uuid"] is String && $0["url"] is String && $0["tags"] is [Any] })
+            if search == "zz-none" { #expect(entries.isEmpty) }
+            if search == "GIT" { #expect(entries.compactMap { $0["title"] as? String } == ["GitHub"]) }
+        }
+    }
+}
