@@ -41,6 +41,19 @@ struct Measurement {
         self.spread = spread
     }
 
+    /// A single reading beside a reference tool's (or another way's) single reading.
+    init(name: String, value: Double, unit: String, higherIsBetter: Bool, reference: (String, Double), note: String? = nil) {
+        self.init(name: name, value: value, unit: unit, higherIsBetter: higherIsBetter)
+        self.reference = (reference.0, reference.1)
+        self.note = note
+    }
+
+    /// A single reading with a note on what it is.
+    init(name: String, value: Double, unit: String, higherIsBetter: Bool, note: String) {
+        self.init(name: name, value: value, unit: unit, higherIsBetter: higherIsBetter)
+        self.note = note
+    }
+
     /// Sets the reference from its readings (median, min, max).
     mutating func setReference(_ tool: String, readings: [Double]) {
         reference = (tool, Timing.medianOf(readings))
