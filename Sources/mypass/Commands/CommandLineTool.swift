@@ -30,6 +30,10 @@ enum CommandLineTool {
         "passkey show": PasskeyCommand.show,
         "passkey add": PasskeyCommand.add,
         "passkey assert": PasskeyCommand.assert,
+        "unlock": AgentCommands.unlock,
+        "lock": AgentCommands.lock,
+        "status": AgentCommands.status,
+        "agent": AgentCommands.agent,
     ]
 
     /// Runs the command line `arguments` (without the program name) and returns the exit code.

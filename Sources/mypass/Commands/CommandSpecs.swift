@@ -4,6 +4,7 @@ enum CommandSpecs {
     static let keyOptions: [OptionSpec] = [
         .option("keyfile", "path", "Key file to combine with the master password (or to use alone with --no-password)."),
         .flag("no-password", "Open with the key file alone: do not read a master password."),
+        .flag("no-agent", "Do not use the agent's unlocked keys (as MYPASS_NO_AGENT=1)."),
     ]
 
     static let vault = PositionalSpec(name: "vault", help: "The KeePass vault file (.kdbx).")
@@ -154,9 +155,34 @@ enum CommandSpecs {
             .flag("json", "Print {vault, other, dryRun, saved, changes: [{kind, object, uuid, path, note}]}."),
         ] + keyOptions)
 
+    static let unlock = CommandSpec(
+        name: "unlock", abstract: "Unlock a vault once: the agent keeps its keys, later commands ask nothing.",
+        discussion: """
+            Asks for the key, checks that it opens the vault and hands the composite key and the
+            transformed key to the agent ('mypass agent', started on demand). Later commands on the
+            vault ask nothing and skip the KDF until the timeout, counted from the last use, ends.
+            The password itself is never kept, nothing is written to disk.
+            """,
+        positionals: [vault],
+        options: [
+            .option("timeout", "seconds", "Forget the vault after this long unused (default 900, at most 604800)."),
+        ] + keyOptions.filter { $0.long != "no-agent" })
+
+    static let lock = CommandSpec(
+        name: "lock", abstract: "Make the agent forget a vault's keys, or every vault's.",
+        positionals: [PositionalSpec(name: "vault", help: "The vault to lock (default: all).", isOptional: true)])
+
+    static let status = CommandSpec(
+        name: "status", abstract: "List the vaults the agent holds and the seconds left on each (no secrets).",
+        options: [.flag("json", "Print JSON: an array of {vault, secondsLeft}.")])
+
+    static let agent = CommandSpec(
+        name: "agent", abstract: "Serve unlocked vaults' keys on a per-user socket (started by unlock).")
+
     /// Every top-level command, in the order `mypass --help` lists them.
     static let all: [CommandSpec] = [
         info, ls, groups, show, add, edit, rm, mv, mkdir, rmdir, totp, match, attachment, export, generate, merge, passkey,
+        unlock, lock, status, agent,
     ]
 
     /// The top-level help.
