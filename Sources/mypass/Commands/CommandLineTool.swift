@@ -34,6 +34,8 @@ enum CommandLineTool {
         "lock": AgentCommands.lock,
         "status": AgentCommands.status,
         "agent": AgentCommands.agent,
+        "clip": ClipCommand.clip,
+        "unclip": ClipCommand.unclip,
     ]
 
     /// Runs the command line `arguments` (without the program name) and returns the exit code.

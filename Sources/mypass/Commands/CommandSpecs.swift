@@ -179,10 +179,35 @@ enum CommandSpecs {
     static let agent = CommandSpec(
         name: "agent", abstract: "Serve unlocked vaults' keys on a per-user socket (started by unlock).")
 
+    static let clip = CommandSpec(
+        name: "clip", abstract: "Copy an entry's password (or a field, or the TOTP code) to the clipboard for a while.",
+        discussion: """
+            Uses wl-copy, xclip or xsel, whichever is present; the value goes to it through a pipe,
+            never on a command line. After the timeout the clipboard is cleared, but only if it
+            still holds what was copied (its SHA-256 is compared): something copied meanwhile stays.
+            --osc52 writes the terminal's clipboard escape to standard output instead (cleared
+            after the timeout with an empty escape when standard output is a terminal).
+            """,
+        positionals: [vault, entry],
+        options: [
+            .option("field", "name", "Copy this field instead of the password."),
+            .flag("totp", "Copy the current TOTP code."),
+            .option("timeout", "seconds", "Clear the clipboard after this long (default 30; 0: never)."),
+            .flag("osc52", "Write the OSC 52 terminal escape instead of using a clipboard tool."),
+            .option("time", "unix-seconds", "With --totp, the code at this time instead of now."),
+        ] + keyOptions)
+
+    static let unclip = CommandSpec(
+        name: "unclip", abstract: "Clear the clipboard later if it still holds what clip put there (started by clip).",
+        options: [
+            .option("timeout", "seconds", "Seconds to wait before clearing (default 30)."),
+            .option("tty", "path", "Clear this terminal's clipboard with an empty OSC 52 escape instead."),
+        ])
+
     /// Every top-level command, in the order `mypass --help` lists them.
     static let all: [CommandSpec] = [
         info, ls, groups, show, add, edit, rm, mv, mkdir, rmdir, totp, match, attachment, export, generate, merge, passkey,
-        unlock, lock, status, agent,
+        unlock, lock, status, agent, clip, unclip,
     ]
 
     /// The top-level help.
