@@ -180,6 +180,37 @@ struct AgentTests {
         #expect(try sandbox.run(["show", vault, "Work/GitHub", "--field", "UserName"]).stdoutText == "sam-dev\n")
     }
 
+    @Test("malformed frames get 'bad request' or a closed connection; the agent keeps serving")
+    func malformedFrames() throws {
+        guard let perl = InteropTools.executable(named: "perl") else {
+            if let message = InteropTools.missing("perl", test: "agent malformed frames") { Issue.record(Comment(rawValue: message)) }
+            return
+        }
+        let sandbox = try AgentSandbox()
+        let vault = try sandbox.scratch.copy(Demo.vault)
+        #expect(try sandbox.run(["unlock", vault], stdin: Demo.stdin).status == 0)
+        /// Sends hex bytes on one connection and returns the reply in hex.
+        func send(_ hex: String) throws -> String {
+            let script = "my $s = IO::Socket::UNIX->new(Peer => $ARGV[0]) or die \"connect: $!\"; "
+                + "print $s pack('H*', $ARGV[1]); shutdown($s, 1); read($s, my $b, 4096); print unpack('H*', $b // '');"
+            let result = try runProcess(perl, ["-MIO::Socket::UNIX", "-e", script, sandbox.socketPath, hex])
+            #expect(result.status == 0, "\(result.stderrText)")
+            return result.stdoutText
+        }
+        #expect(try send("ffffffff") == "", "a frame over 64 KiB: closed without reading it")
+        #expect(try send("00000000") == "", "an empty frame: closed")
+        let status = try send("0100000053")
+        #expect(status.count > 10 && status.dropFirst(8).hasPrefix("00"), "a well-formed status request is answered: ok, \(status)")
+        #expect(try send("010000005a") == "0100000003", "an unknown request code: bad request")
+        #expect(try send("0600000047ff000000") == "", "a field longer than the frame: closed")
+        #expect(try send("0500000047000000") == "", "a truncated frame: closed")
+        #expect(try send("0b00000050010000002f010000002f") == "0100000003", "a put with missing fields: bad request")
+        #expect(try send("0500000047" + "00000000") == "0100000001", "get of the empty path: not held")
+        #expect(try send("0a0000004705000000" + hexString(Array("/nope".utf8))) == "0100000001")
+        // Still serving the vault.
+        #expect(try sandbox.run(["show", vault, "Work/GitHub", "--field", "UserName"]).stdoutText == "sam-dev\n")
+    }
+
     @Test("a vault re-saved by keepassxc-cli (new seed) opens without a prompt; a changed password asks again")
     func resavedByKeePassXC() throws {
         guard let keepassxc = InteropTools.executable(named: "keepassxc-cli") else {
