@@ -62,6 +62,20 @@ public struct CompositeKey: Sendable, CustomStringConvertible {
         hasKeyFile = false
     }
 
+    /// A composite key from its 32-byte hash as ``rawKey`` gave it, for a key kept by unlock-once
+    /// (the agent, the app's Keychain item) and handed back later.
+    /// - Parameters:
+    ///   - rawKey: the 32-byte composite key hash.
+    ///   - hasPassword: whether a password component was part of it.
+    ///   - hasKeyFile: whether a key-file component was part of it.
+    /// - Throws: ``KDBXError`` `.missingKeyComponent` when `rawKey` is not 32 bytes.
+    public init(rawKey: SecureBytes, hasPassword: Bool, hasKeyFile: Bool) throws(KDBXError) {
+        guard rawKey.count == 32 else { throw KDBXError(.missingKeyComponent, "a composite key is 32 bytes") }
+        self.rawKey = rawKey
+        self.hasPassword = hasPassword
+        self.hasKeyFile = hasKeyFile
+    }
+
     /// Never shows key material.
     public var description: String {
         "CompositeKey(password: \(hasPassword), keyFile: \(hasKeyFile))"

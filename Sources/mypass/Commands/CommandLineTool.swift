@@ -31,6 +31,12 @@ enum CommandLineTool {
         "passkey add": PasskeyCommand.add,
         "passkey assert": PasskeyCommand.assert,
         "completion": CompletionCommand.run,
+        "unlock": AgentCommands.unlock,
+        "lock": AgentCommands.lock,
+        "status": AgentCommands.status,
+        "agent": AgentCommands.agent,
+        "clip": ClipCommand.clip,
+        "unclip": ClipCommand.unclip,
     ]
 
     /// Runs the command line `arguments` (without the program name) and returns the exit code.

@@ -5,6 +5,7 @@ enum CommandSpecs {
         .option("keyfile", short: "k", "path", "Key file to combine with the master password (or to use alone with --no-password)."),
         .flag("no-password", "Open with the key file alone: do not read a master password."),
         .flag("quiet", short: "q", "Silence the password prompts, progress and notes (errors and warnings still show)."),
+        .flag("no-agent", "Do not use the agent's unlocked keys (as MYPASS_NO_AGENT=1)."),
     ]
 
     static let vault = PositionalSpec(
@@ -190,10 +191,60 @@ enum CommandSpecs {
             .flag("json", "Print {vault, other, dryRun, saved, changes: [{kind, object, uuid, path, note}]}."),
         ] + keyOptions)
 
+    static let unlock = CommandSpec(
+        name: "unlock", abstract: "Unlock a vault once: the agent keeps its keys, later commands ask nothing.",
+        discussion: """
+            Asks for the key, checks that it opens the vault and hands the composite key and the
+            transformed key to the agent ('mypass agent', started on demand). Later commands on the
+            vault ask nothing and skip the KDF until the timeout, counted from the last use, ends.
+            The password itself is never kept, nothing is written to disk.
+            """,
+        positionals: [vault],
+        options: [
+            .option("timeout", "seconds", "Forget the vault after this long unused (default 900, at most 604800)."),
+        ] + keyOptions.filter { $0.long != "no-agent" })
+
+    static let lock = CommandSpec(
+        name: "lock", abstract: "Make the agent forget a vault's keys, or every vault's.",
+        positionals: [PositionalSpec(name: "vault", help: "The vault to lock (default: all).", isOptional: true)])
+
+    static let status = CommandSpec(
+        name: "status", abstract: "List the vaults the agent holds and the seconds left on each (no secrets).",
+        options: [.flag("json", "Print JSON: an array of {vault, secondsLeft}.")])
+
+    static let agent = CommandSpec(
+        name: "agent", abstract: "Serve unlocked vaults' keys on a per-user socket (started by unlock).")
+
+    static let clip = CommandSpec(
+        name: "clip", abstract: "Copy an entry's password (or a field, or the TOTP code) to the clipboard for a while.",
+        discussion: """
+            Uses wl-copy, xclip or xsel, whichever is present; the value goes to it through a pipe,
+            never on a command line. After the timeout the clipboard is cleared, but only if it
+            still holds what was copied (its SHA-256 is compared): something copied meanwhile stays.
+            --osc52 writes the terminal's clipboard escape to standard output instead (cleared
+            after the timeout with an empty escape when standard output is a terminal).
+            """,
+        positionals: [vault, entry],
+        options: [
+            .option("field", "name", "Copy this field instead of the password."),
+            .flag("totp", "Copy the current TOTP code."),
+            .option("timeout", "seconds", "Clear the clipboard after this long (default 30; 0: never)."),
+            .flag("osc52", "Write the OSC 52 terminal escape instead of using a clipboard tool."),
+            .option("time", "unix-seconds", "With --totp, the code at this time instead of now."),
+        ] + keyOptions)
+
+    static let unclip = CommandSpec(
+        name: "unclip", abstract: "Clear the clipboard later if it still holds what clip put there (started by clip).",
+        options: [
+            .option("timeout", "seconds", "Seconds to wait before clearing (default 30)."),
+            .option("tty", "path", "Clear this terminal's clipboard with an empty OSC 52 escape instead."),
+        ])
+
     /// Every top-level command, in the order `mypass --help` lists them.
     static let all: [CommandSpec] = [
         info, ls, groups, show, add, edit, rm, mv, mkdir, rmdir, totp, match, attachment, export, generate, merge, passkey,
         completion,
+        unlock, lock, status, agent, clip, unclip,
     ]
 
     /// The top-level help.

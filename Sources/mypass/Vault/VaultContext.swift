@@ -10,6 +10,8 @@ struct VaultContext {
     let path: String
     /// The open document: key, model, file identity.
     var document: VaultDocument
+    /// Whether the keys came from the agent (then a save tells it the new transformed key).
+    var fromAgent = false
 
     /// The decrypted model; changing commands edit it, then ``save()``.
     var vault: Vault {
@@ -20,13 +22,14 @@ struct VaultContext {
     /// Opens the `<vault>` of `parsed` with the master password (unless `--no-password`) and
     /// `--keyfile`; when `readsEntryPassword` also reads the entry password after the master one.
     /// A command that changes the vault passes `forWriting`: a read-only file or directory is then
-    /// refused before any password is asked.
+    /// refused before any password is asked. Unless `usesAgent` is false, `--no-agent` is given
+    /// or `MYPASS_NO_AGENT=1`, keys the agent holds for the vault open it without a prompt.
     ///
     /// - Returns: the context and the entry password when one was read.
     /// - Throws: `CLIError` with exit 1 (missing file, unreadable key file, read-only vault), 3
     ///   (wrong key) or 4 (corrupted or unsupported).
     static func open(_ parsed: ParsedArguments, readsEntryPassword: Bool = false,
-                     forWriting: Bool = false) throws -> (VaultContext, ProtectedString?) {
+                     forWriting: Bool = false, usesAgent: Bool = true) throws -> (VaultContext, ProtectedString?) {
         let path = parsed.required("vault")
         let noPassword = parsed.flag("no-password")
         if noPassword && parsed.value("keyfile") == nil {
@@ -45,6 +48,10 @@ struct VaultContext {
             keyFileContents = try readFile(keyFile, what: "key file", maxBytes: KeyFileLimits.maxBytes)
         }
         defer { if keyFileContents != nil { wipe(&keyFileContents!) } }
+        if usesAgent && AgentClient.isEnabled(parsed), let context = try openWithAgent(path) {
+            let entryPassword = readsEntryPassword ? try SecretReader.readSecret(prompt: "Entry password: ", what: "entry password") : nil
+            return (context, entryPassword)
+        }
         let password = noPassword ? nil : try SecretReader.readSecret(prompt: "Password for \(displayName(path)): ")
         let entryPassword = readsEntryPassword ? try SecretReader.readNewSecret(prompt: "Entry password: ", what: "entry password") : nil
         let key: CompositeKey
@@ -70,6 +77,31 @@ struct VaultContext {
         return (VaultContext(path: path, document: document), entryPassword)
     }
 
+    /// Opens `path` with the keys the agent holds for it, if any: no prompt, and no KDF while the
+    /// file keeps the seed they were derived for. After another client re-saved the file (a new
+    /// seed) the composite key derives again (one KDF) and the agent learns the new transformed
+    /// key; when it no longer opens the file the agent forgets it and `nil` sends the caller back
+    /// to the prompt.
+    /// - Throws: `CLIError` for failures that asking again would not cure (a corrupted file).
+    static func openWithAgent(_ path: String) throws -> VaultContext? {
+        guard let held = AgentClient.keys(forVault: path) else { return nil }
+        let document: VaultDocument
+        do {
+            document = try Progress.run("Unlocking \(displayName(path))…") { () throws(CoreError) -> VaultDocument in
+                try VaultDocument.open(path, key: held.compositeKey, cachedKey: held.cachedKey)
+            }
+        } catch let error as CoreError {
+            guard error.code == .wrongKey else { throw CommandLineTool.map(error, file: path) }
+            _ = try? AgentClient.lock(vault: path)
+            Console.err("Note: the key the agent kept no longer opens '\(path)'; asking again.\n")
+            return nil
+        }
+        if !document.cachedKey.isValid(for: held.cachedKey.kdf) {
+            AgentClient.update(vault: path, cachedKey: document.cachedKey)
+        }
+        return VaultContext(path: path, document: document, fromAgent: true)
+    }
+
     /// Saves the model back through the document's safe save (lock, identity check, temporary
     /// file, check, atomic rename). Notes on stderr: a raised version, a merge with changes made
     /// on disk meanwhile, warnings. On any failure the original file is untouched.
@@ -84,6 +116,7 @@ struct VaultContext {
         } catch let error as CoreError {
             throw CLIError.failure("cannot save '\(path)': \(error.description)")
         }
+        if fromAgent { AgentClient.update(vault: path, cachedKey: document.cachedKey) }
         if let from = report.raisedFrom {
             Console.note("Note: '\(path)' was saved as KDBX \(report.version) (it was \(from)): its content or settings need it.\n")
         }

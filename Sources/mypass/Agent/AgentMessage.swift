@@ -1,0 +1,143 @@
+import MyPassBytes
+
+/// One request or response of the agent protocol: a code byte and a list of byte fields.
+///
+/// The protocol (one request, one response, then the connection closes):
+///
+/// ```
+/// frame    = length:u32le body              length 1 ... 65,536
+/// body     = code:u8 field*
+/// field    = length:u32le bytes             fields of at most 65,536 bytes, at most 256 fields
+///
+/// request  code   fields                                      response fields (code 0 = ok)
+/// 'S' status      —                                           (path, seconds-left:u64le)*
+/// 'G' get         path                                        composite-key(32) flags(1)
+///                                                             transformed-key(32) kdf seconds-left:u64le
+/// 'P' put         path composite-key(32) flags(1)             —
+///                 transformed-key(32) kdf timeout-seconds:u64le
+/// 'K' update key  path transformed-key(32) kdf                —
+/// 'L' lock        path, or no field for every vault           count:u64le
+///
+/// response codes: 0 ok, 1 not held, 2 refused (another user), 3 bad request
+/// path   = the vault's real path (symbolic links resolved), UTF-8
+/// flags  = bit 0: the composite key has a password, bit 1: it has a key file
+/// kdf    = the KDF parameters the transformed key was derived for, as a KDBX 4
+///          VariantDictionary (header field 11), seed included
+/// ```
+///
+/// Every field is held in wiping storage (``SecureBytes``), paths included, so that a frame never
+/// leaves a copy of a key in freed memory.
+struct AgentMessage {
+    /// The largest frame body accepted, in bytes.
+    static let maxBodyBytes = 65_536
+    /// The most fields a message may have.
+    static let maxFields = 256
+
+    /// Request codes.
+    enum Request: UInt8 {
+        case status = 0x53
+        case get = 0x47
+        case put = 0x50
+        case updateKey = 0x4B
+        case lock = 0x4C
+    }
+
+    /// Response codes.
+    enum Response: UInt8 {
+        case ok = 0
+        case notHeld = 1
+        case refused = 2
+        case badRequest = 3
+    }
+
+    /// The request or response code.
+    var code: UInt8
+    /// The fields, in order.
+    var fields: [SecureBytes]
+
+    init(code: UInt8, fields: [SecureBytes] = []) {
+        self.code = code
+        self.fields = fields
+    }
+
+    init(_ request: Request, fields: [SecureBytes] = []) { self.init(code: request.rawValue, fields: fields) }
+
+    init(_ response: Response, fields: [SecureBytes] = []) { self.init(code: response.rawValue, fields: fields) }
+
+    /// The frame body: code, then each field with its length.
+    func encodedBody() -> SecureBytes {
+        var body = SecureBytes()
+        body.append(code)
+        for field in fields {
+            body.append(contentsOf: Self.uint32LE(UInt32(field.count)))
+            field.withUnsafeBytes { body.append(contentsOf: $0) }
+        }
+        return body
+    }
+
+    /// Parses a frame body.
+    /// - Throws: ``AgentError/protocolError(_:)`` for a field that runs past the end or too many fields.
+    init(body: SecureBytes) throws(AgentError) {
+        guard !body.isEmpty else { throw .protocolError("empty message") }
+        var fields: [SecureBytes] = []
+        let code = body[0]
+        let failure = body.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> String? in
+            var offset = 1
+            while offset < raw.count {
+                guard raw.count - offset >= 4 else { return "truncated field length" }
+                let length = Int(raw[offset]) | Int(raw[offset + 1]) << 8 | Int(raw[offset + 2]) << 16 | Int(raw[offset + 3]) << 24
+                offset += 4
+                guard length <= raw.count - offset else { return "field longer than the message" }
+                guard fields.count < Self.maxFields else { return "too many fields" }
+                fields.append(SecureBytes(UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + length)])))
+                offset += length
+            }
+            return nil
+        }
+        if let failure { throw .protocolError(failure) }
+        self.init(code: code, fields: fields)
+    }
+
+    /// Field `index` as UTF-8 text (a path), or `nil` when absent or not UTF-8.
+    func text(_ index: Int) -> String? {
+        guard index < fields.count else { return nil }
+        return fields[index].withUnsafeBytes { String(validating: $0, as: UTF8.self) }
+    }
+
+    /// Field `index` as a little-endian UInt64, or `nil` when absent or not 8 bytes.
+    func uint64(_ index: Int) -> UInt64? {
+        guard index < fields.count, fields[index].count == 8 else { return nil }
+        return fields[index].withUnsafeBytes { raw in
+            raw.enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
+        }
+    }
+
+    /// A text field.
+    static func field(_ text: String) -> SecureBytes { SecureBytes(Array(text.utf8)) }
+
+    /// A little-endian UInt64 field.
+    static func field(_ value: UInt64) -> SecureBytes {
+        SecureBytes((0..<8).map { UInt8(truncatingIfNeeded: value >> (8 * UInt64($0))) })
+    }
+
+    static func uint32LE(_ value: UInt32) -> [UInt8] {
+        (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * UInt32($0))) }
+    }
+}
+
+/// Why talking to the agent failed. Never carries key material.
+enum AgentError: Error, Sendable {
+    /// No agent listens (no socket, a stale socket, or it went away): fall back to asking.
+    case unavailable(String)
+    /// The socket or its directory is not safe to use (another owner, loose modes).
+    case unsafe(String)
+    /// The peer broke the protocol or refused us.
+    case protocolError(String)
+
+    /// One line for the user.
+    var reason: String {
+        switch self {
+        case .unavailable(let text), .unsafe(let text), .protocolError(let text): return text
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import MyPassCore
+
+/// `mypass unlock VAULT [--timeout SECONDS]`, `mypass lock [VAULT]`, `mypass status [--json]` and
+/// `mypass agent`: unlock once, then script (see ``AgentServer`` and ``AgentMessage`` for the
+/// protocol).
+enum AgentCommands {
+    /// Asks for the key, opens the vault with it (one KDF), starts the agent when none runs and
+    /// hands it the composite key and the transformed key.
+    static func unlock(_ parsed: ParsedArguments) throws {
+        var timeout = AgentClient.defaultTimeoutSeconds
+        if let seconds = try parsed.integer("timeout", in: 1...Int(AgentClient.maxTimeoutSeconds)) {
+            timeout = UInt64(seconds)
+        }
+        let (context, _) = try VaultContext.open(parsed, usesAgent: false)
+        do {
+            try AgentClient.ensureRunning()
+            try AgentClient.store(vault: context.path, key: context.document.key, cachedKey: context.document.cachedKey,
+                                  timeoutSeconds: timeout)
+        } catch {
+            throw CLIError.failure("cannot hand '\(context.path)' to the agent: \(error.reason)")
+        }
+        Console.err("Unlocked '\(context.path)' for \(timeout) s after its last use; 'mypass lock' forgets it.\n")
+    }
+
+    /// Forgets one vault, or every vault; without an agent there is nothing to forget.
+    static func lock(_ parsed: ParsedArguments) throws {
+        let vault = parsed.positional("vault")
+        let count: Int
+        do {
+            count = try AgentClient.lock(vault: vault)
+        } catch .unavailable {
+            Console.err("No agent is running: nothing is unlocked.\n")
+            return
+        } catch {
+            throw CLIError.failure("cannot reach the agent: \(error.reason)")
+        }
+        if let vault {
+            Console.err(count == 0 ? "'\(vault)' was not unlocked.\n" : "Locked '\(vault)'.\n")
+        } else {
+            Console.err("Locked \(count) vault\(count == 1 ? "" : "s").\n")
+        }
+    }
+
+    /// One line per held vault: its path and the seconds left (`PATH<TAB>SECONDS`).
+    static func status(_ parsed: ParsedArguments) throws {
+        let held: [(path: String, secondsLeft: UInt64)]
+        do {
+            held = try AgentClient.status()
+        } catch .unavailable {
+            held = []
+        } catch {
+            throw CLIError.failure("cannot reach the agent: \(error.reason)")
+        }
+        if parsed.flag("json") {
+            Console.line(JSON.array(held.map {
+                JSON.object([("vault", .string($0.path)), ("secondsLeft", .int(Int($0.secondsLeft)))])
+            }).prettyPrinted)
+            return
+        }
+        if held.isEmpty { Console.err("No vault is unlocked.\n") }
+        for vault in held { Console.line("\(vault.path)\t\(vault.secondsLeft)") }
+    }
+
+    /// Runs the agent in the foreground of its own session until it holds nothing.
+    static func agent(_ parsed: ParsedArguments) throws {
+        let code = AgentServer.run()
+        if code != 0 { throw CLIError.failure("the agent could not start") }
+    }
+}
