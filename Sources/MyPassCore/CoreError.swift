@@ -39,6 +39,8 @@ public struct CoreError: Error, Equatable, Sendable, CustomStringConvertible {
         /// A passkey entry whose fields cannot be used (missing field, bad base64url, a private key
         /// that does not parse or is of an unsupported type); ``CoreError/location`` names the field.
         case invalidPasskey
+        /// A new vault's path is taken (a file, directory or link is there); nothing was written.
+        case alreadyExists
     }
 
     /// What went wrong.
@@ -82,6 +84,7 @@ public struct CoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .limitExceeded: text = "a size limit was exceeded"
         case .cancelled: text = "cancelled"
         case .invalidPasskey: text = "the passkey cannot be used"
+        case .alreadyExists: text = "the file already exists"
         }
         if let location { text += " (" + location + ")" }
         if !reason.isEmpty { text += ": " + reason }
