@@ -30,6 +30,9 @@ enum CommandLineTool {
         "passkey show": PasskeyCommand.show,
         "passkey add": PasskeyCommand.add,
         "passkey assert": PasskeyCommand.assert,
+        "create": CreateCommand.run,
+        "passwd": PasswdCommand.run,
+        "settings": SettingsCommand.run,
     ]
 
     /// Runs the command line `arguments` (without the program name) and returns the exit code.
