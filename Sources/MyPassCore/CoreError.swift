@@ -41,6 +41,9 @@ public struct CoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case invalidPasskey
         /// A new vault's path is taken (a file, directory or link is there); nothing was written.
         case alreadyExists
+        /// A file to import that cannot be read as its format (wrong columns, broken JSON, duplicate
+        /// names); ``CoreError/location`` names the line. Nothing was changed.
+        case invalidImport
     }
 
     /// What went wrong.
@@ -85,6 +88,7 @@ public struct CoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .cancelled: text = "cancelled"
         case .invalidPasskey: text = "the passkey cannot be used"
         case .alreadyExists: text = "the file already exists"
+        case .invalidImport: text = "the file cannot be imported"
         }
         if let location { text += " (" + location + ")" }
         if !reason.isEmpty { text += ": " + reason }
