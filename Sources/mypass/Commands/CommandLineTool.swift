@@ -33,6 +33,7 @@ enum CommandLineTool {
         "create": CreateCommand.run,
         "passwd": PasswdCommand.run,
         "settings": SettingsCommand.run,
+        "import": ImportCommand.run,
     ]
 
     /// Runs the command line `arguments` (without the program name) and returns the exit code.

@@ -128,9 +128,9 @@ enum CommandSpecs {
         subcommands: [attachmentExport, attachmentImport, attachmentRemove])
 
     static let export = CommandSpec(
-        name: "export", abstract: "Print the whole vault: the JSON manifest or KeePass's plain XML (secrets in clear).",
+        name: "export", abstract: "Print the whole vault: the JSON manifest, KeePass's plain XML or KeePassXC's CSV (secrets in clear).",
         positionals: [vault],
-        options: [.option("format", "json|xml", "json (the vault manifest, default) or xml (KeePass 2.x XML).")] + keyOptions)
+        options: [.option("format", "json|xml|csv", "json (the vault manifest, default), xml (KeePass 2.x XML) or csv (KeePassXC's layout).")] + keyOptions)
 
     static let generate = CommandSpec(
         name: "generate", abstract: "Print a password from the generator.",
@@ -184,6 +184,22 @@ enum CommandSpecs {
             .flag("new-no-password", "No password in the new key (a key file is then needed)."),
         ] + keyOptions)
 
+    static let importFile = CommandSpec(
+        name: "import", abstract: "Import another manager's export into the vault (as a group named after the file), or into a new vault.",
+        discussion: """
+            FILE is read whole and checked before anything is asked or written: a bad file gives an
+            error naming its line and the vault is untouched. With --create, VAULT is made as
+            'mypass create' makes it (the same options) and the entries go below its root.
+            """,
+        positionals: [vault, PositionalSpec(name: "file", help: "The export to read.")],
+        options: [
+            .option("from", "keepass-xml|keepassxc-csv|bitwarden-json", "The export's format."),
+            .flag("create", "Create VAULT (it must not exist) instead of importing into it."),
+            .option("generate-keyfile", "path", "With --create: write a new key file and use it."),
+            .option("name", "text", "With --create: the database name (default: VAULT's file name)."),
+            .option("group", "name", "Without --create: the new group's name (default: FILE's name without extension)."),
+        ] + FileSettingsOptions.specs + keyOptions)
+
     static let settings = CommandSpec(
         name: "settings", abstract: "Show the vault's file and database settings; with options, change them.",
         discussion: """
@@ -203,7 +219,7 @@ enum CommandSpecs {
     /// Every top-level command, in the order `mypass --help` lists them.
     static let all: [CommandSpec] = [
         info, ls, groups, show, add, edit, rm, mv, mkdir, rmdir, totp, match, attachment, export, generate, merge, passkey,
-        create, passwd, settings,
+        create, passwd, settings, importFile,
     ]
 
     /// The top-level help.
