@@ -8,6 +8,12 @@ public struct CSVTable: Sendable, Equatable {
         public var fields: [String]
         /// The line the record starts on (1-based).
         public var line: Int
+
+        /// A record from its parts.
+        public init(fields: [String], line: Int) {
+            self.fields = fields
+            self.line = line
+        }
     }
 
     /// The records in file order (the header, when there is one, is the first).
