@@ -13,7 +13,7 @@ extension VaultDocument {
     /// - Parameters:
     ///   - path: the new file; relative paths are taken from the current directory. Its directory
     ///     must exist and be writable.
-    ///   - vault: the content and format (``NewVaultSettings/makeVault(now:)`` builds KeePass's
+    ///   - vault: the content and format (``NewVaultSettings/makeVault(now:timer:)`` builds KeePass's
     ///     new vault).
     ///   - key: the composite key.
     ///   - options: limits, save options, file system, KDF.

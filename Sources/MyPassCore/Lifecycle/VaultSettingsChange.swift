@@ -59,8 +59,7 @@ public struct VaultSettingsChange: Sendable, Equatable {
                 throw CoreError(.invalidOperation,
                                 "Argon2 memory must be a multiple of 1 KiB, at least 8 KiB per lane and at most 1 GiB", location: "memory")
             }
-            guard argon2.memoryBytes.multipliedReportingOverflow(by: argon2.iterations).partialValue <= limits.maxArgon2WorkBytes,
-                  argon2.memoryBytes <= limits.maxArgon2WorkBytes / argon2.iterations else {
+            guard argon2.memoryBytes <= limits.maxArgon2WorkBytes / argon2.iterations else {
                 throw CoreError(.invalidOperation, "Argon2 memory times iterations is more than MyPass opens (64 GiB)", location: "iterations")
             }
         }

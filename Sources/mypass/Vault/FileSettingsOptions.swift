@@ -69,8 +69,9 @@ enum FileSettingsOptions {
 
     /// The KDF the options ask for, starting from `current` (the vault's, or the default of a new
     /// one): `--kdf` switches the function (Argon2d and Argon2id keep each other's cost; another
-    /// family starts from its defaults), the cost options override. Returns whether a cost was
-    /// given (then nothing is calibrated unless `--unlock-time` is also given... which is refused).
+    /// family starts from its defaults), the cost options override. Returns the KDF, whether
+    /// `--iterations` or `--rounds` was given (then nothing is calibrated; giving `--unlock-time`
+    /// too is a usage error), and whether anything differs from `current`.
     static func kdf(_ parsed: ParsedArguments, current: KDFSettings) throws(CLIError) -> (kdf: KDFSettings, costGiven: Bool, changed: Bool) {
         var kdf = current
         var changed = false
