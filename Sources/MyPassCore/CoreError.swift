@@ -43,6 +43,11 @@ public struct CoreError: Error, Equatable, Sendable, CustomStringConvertible {
         /// extension's limit): the KDF's memory plus a working margin. Nothing was derived;
         /// ``CoreError/underlying`` is a ``MemoryBudgetExceeded`` with the numbers.
         case memoryBudgetExceeded
+        /// A new vault's path is taken (a file, directory or link is there); nothing was written.
+        case alreadyExists
+        /// A file to import that cannot be read as its format (wrong columns, broken JSON, duplicate
+        /// names); ``CoreError/location`` names the line. Nothing was changed.
+        case invalidImport
     }
 
     /// What went wrong.
@@ -87,6 +92,8 @@ public struct CoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .cancelled: text = "cancelled"
         case .invalidPasskey: text = "the passkey cannot be used"
         case .memoryBudgetExceeded: text = "the vault needs more memory than the budget allows"
+        case .alreadyExists: text = "the file already exists"
+        case .invalidImport: text = "the file cannot be imported"
         }
         if let location { text += " (" + location + ")" }
         if !reason.isEmpty { text += ": " + reason }

@@ -10,6 +10,7 @@ struct ArgumentTests {
         "info", "ls", "groups", "show", "add", "edit", "rm", "mv", "mkdir", "rmdir", "totp", "match",
         "attachment", "attachment export", "attachment import", "attachment rm", "export", "generate", "merge",
         "passkey", "passkey ls", "passkey show", "passkey add", "passkey assert", "completion",
+        "create", "passwd", "settings", "import", "unlock", "lock", "status", "clip",
     ]
 
     @Test("mypass --help prints the expected overview")
@@ -71,7 +72,7 @@ struct ArgumentTests {
         UsageCase(arguments: ["generate", "--length", "abc"], message: "Error: The value 'abc' is invalid for '--length': expected an integer from 1 to 4096", usagePrefix: "Usage: mypass generate"),
         UsageCase(arguments: ["generate", "--length=0"], message: "Error: The value '0' is invalid for '--length': expected an integer from 1 to 4096", usagePrefix: "Usage: mypass generate"),
         UsageCase(arguments: ["totp", "v.kdbx", "E", "--time", "soon"], message: "Error: The value 'soon' is invalid for '--time': expected Unix seconds (an integer >= 0)", usagePrefix: "Usage: mypass totp"),
-        UsageCase(arguments: ["export", "v.kdbx", "--format", "yaml"], message: "Error: The value 'yaml' is invalid for '--format': expected json or xml", usagePrefix: "Usage: mypass export"),
+        UsageCase(arguments: ["export", "v.kdbx", "--format", "yaml"], message: "Error: The value 'yaml' is invalid for '--format': expected json, xml or csv", usagePrefix: "Usage: mypass export"),
         UsageCase(arguments: ["add", "v.kdbx", "Work/X", "--password-prompt", "--generate"], message: "Error: --password-prompt and --generate cannot be used together", usagePrefix: "Usage: mypass add"),
         UsageCase(arguments: ["add", "v.kdbx", "Work/X", "--length", "12"], message: "Error: --length and the character-class flags need --generate", usagePrefix: "Usage: mypass add"),
         UsageCase(arguments: ["add", "v.kdbx", "Work/X", "--field", "novalue"], message: "Error: The value 'novalue' is invalid for '--field': expected NAME=VALUE", usagePrefix: "Usage: mypass add"),

@@ -68,7 +68,7 @@ extension VaultDocument {
                 }
                 let onDisk: Vault
                 do {
-                    (onDisk, _) = try Self.decode(bytes, key: key, cachedKey: cachedKey, options: options, progress: progress)
+                    (onDisk, _) = try Self.decode(bytes, key: fileKey, cachedKey: cachedKey, options: options, progress: progress)
                 } catch where error.code == .wrongKey {
                     throw CoreError(.fileChangedOnDisk, "another program saved it with a different key after it was read; nothing was written",
                                     location: realPath)
@@ -142,6 +142,7 @@ extension VaultDocument {
         vault = reread
         savedVault = reread
         cachedKey = CachedTransformedKey(transformedKey: transformed, kdf: plan.header.kdf)
+        fileKey = key
         return SaveReport(version: plan.version, raisedFrom: plan.version > max(loaded, .v3_1) ? loaded : nil, merged: merged,
                           warnings: warnings)
     }

@@ -73,8 +73,12 @@ public struct VaultDocument: Sendable {
     public internal(set) var identity: VaultFileIdentity
     /// The decrypted model. Edit it directly or with ``edit(_:)``; ``save(now:)`` writes it.
     public var vault: Vault
-    /// The composite key that opened the vault (and that saves use).
-    public let key: CompositeKey
+    /// The composite key that saves use: the one that opened the vault, or the one
+    /// ``changeKey(to:now:)`` set.
+    public internal(set) var key: CompositeKey
+    /// The composite key of the file on disk as last read or written (what decrypts the file when
+    /// a save finds it changed meanwhile); differs from ``key`` between a key change and its save.
+    var fileKey: CompositeKey
     /// The transformed key for the file's current KDF parameters (what unlock-once caches).
     public internal(set) var cachedKey: CachedTransformedKey
     /// The options in force.
@@ -110,7 +114,7 @@ public struct VaultDocument: Sendable {
         let (bytes, status) = try readStable(realPath, options: options)
         let (vault, cached) = try decode(bytes, key: key, cachedKey: cachedKey, options: options, progress: progress)
         let identity = VaultFileIdentity(path: realPath, status: status, bytes: bytes)
-        var document = VaultDocument(path: absolute, identity: identity, vault: vault, key: key, cachedKey: cached,
+        var document = VaultDocument(path: absolute, identity: identity, vault: vault, key: key, fileKey: key, cachedKey: cached,
                                      options: options, savedVault: vault)
         (document.removedStaleFiles, document.staleFilesLeft) = removeStaleTemporaryFiles(of: realPath, fileSystem: options.fileSystem)
         return document

@@ -37,6 +37,10 @@ enum CommandLineTool {
         "agent": AgentCommands.agent,
         "clip": ClipCommand.clip,
         "unclip": ClipCommand.unclip,
+        "create": CreateCommand.run,
+        "passwd": PasswdCommand.run,
+        "settings": SettingsCommand.run,
+        "import": ImportCommand.run,
     ]
 
     /// Runs the command line `arguments` (without the program name) and returns the exit code.

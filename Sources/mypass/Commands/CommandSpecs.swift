@@ -151,9 +151,9 @@ enum CommandSpecs {
         subcommands: [attachmentExport, attachmentImport, attachmentRemove])
 
     static let export = CommandSpec(
-        name: "export", abstract: "Print the whole vault: the JSON manifest or KeePass's plain XML (secrets in clear).",
+        name: "export", abstract: "Print the whole vault: the JSON manifest, KeePass's plain XML or KeePassXC's CSV (secrets in clear).",
         positionals: [vault],
-        options: [.option("format", "json|xml", "json (the vault manifest, default) or xml (KeePass 2.x XML).")] + keyOptions)
+        options: [.option("format", "json|xml|csv", "json (the vault manifest, default), xml (KeePass 2.x XML) or csv (KeePassXC's layout).")] + keyOptions)
 
     static let generate = CommandSpec(
         name: "generate", abstract: "Print a password from the generator.",
@@ -239,12 +239,74 @@ enum CommandSpecs {
             .option("timeout", "seconds", "Seconds to wait before clearing (default 30)."),
             .option("tty", "path", "Clear this terminal's clipboard with an empty OSC 52 escape instead."),
         ])
+    static let create = CommandSpec(
+        name: "create", abstract: "Create a new vault (KeePass 2's defaults, the KDF calibrated to 1 s); never over a file.",
+        discussion: """
+            The new vault gets a root group named after it (or --name) and the recycle bin KeePass
+            creates on the first delete. The password is asked twice on a terminal; from a pipe it is
+            the first line (a repeated second line is taken as the confirmation).
+            """,
+        positionals: [vault],
+        options: [
+            .option("keyfile", "path", "An existing key file to combine with the password (or to use alone with --no-password)."),
+            .option("generate-keyfile", "path", "Write a new key file (KeePass XML 2.0 with its hash) and use it."),
+            .flag("no-password", "No master password: the key file alone opens the vault."),
+            .option("name", "text", "The database and root group name (default: the file name without extension)."),
+        ] + FileSettingsOptions.specs)
+
+    static let passwd = CommandSpec(
+        name: "passwd", abstract: "Change the vault's master password or key file; the old key no longer opens it.",
+        discussion: """
+            The current key is read as for every command; then the new password, asked twice on a
+            terminal. From a pipe: the first line is the current password, the next the new one, and
+            a repeated line after it is taken as the confirmation. Without --new-keyfile or
+            --remove-keyfile, the current --keyfile stays part of the key.
+            """,
+        positionals: [vault],
+        options: [
+            .option("new-keyfile", "path", "Use this key file in the new key."),
+            .flag("remove-keyfile", "No key file in the new key."),
+            .flag("new-no-password", "No password in the new key (a key file is then needed)."),
+        ] + keyOptions)
+
+    static let importFile = CommandSpec(
+        name: "import", abstract: "Import another manager's export into the vault (as a group named after the file), or into a new vault.",
+        discussion: """
+            FILE is read whole and checked before anything is asked or written: a bad file gives an
+            error naming its line and the vault is untouched. With --create, VAULT is made as
+            'mypass create' makes it (the same options) and the entries go below its root.
+            """,
+        positionals: [vault, PositionalSpec(name: "file", help: "The export to read.")],
+        options: [
+            .option("from", "keepass-xml|keepassxc-csv|bitwarden-json", "The export's format."),
+            .flag("create", "Create VAULT (it must not exist) instead of importing into it."),
+            .option("generate-keyfile", "path", "With --create: write a new key file and use it."),
+            .option("name", "text", "With --create: the database name (default: VAULT's file name)."),
+            .option("group", "name", "Without --create: the new group's name (default: FILE's name without extension)."),
+        ] + FileSettingsOptions.specs + keyOptions)
+
+    static let settings = CommandSpec(
+        name: "settings", abstract: "Show the vault's file and database settings; with options, change them.",
+        discussion: """
+            --unlock-time calibrates the KDF cost on this machine and applies it; switching to another
+            KDF without --iterations or --rounds calibrates to 1 s. KDBX 3.1 holds AES-KDF only.
+            """,
+        positionals: [vault],
+        options: FileSettingsOptions.specs + [
+            .option("compression", "gzip|none", "Payload compression."),
+            .option("name", "text", "The database name."),
+            .option("description", "text", "The database description."),
+            .option("recycle-bin", "on|off", "Whether deleting moves to the recycle bin."),
+            .option("history-max-items", "n", "Most history items per entry (-1: no limit)."),
+            .option("history-max-size", "size", "Most history bytes per entry (-1: no limit)."),
+        ] + keyOptions)
 
     /// Every top-level command, in the order `mypass --help` lists them.
     static let all: [CommandSpec] = [
         info, ls, groups, show, add, edit, rm, mv, mkdir, rmdir, totp, match, attachment, export, generate, merge, passkey,
         completion,
         unlock, lock, status, agent, clip, unclip,
+        create, passwd, settings, importFile,
     ]
 
     /// The top-level help.

@@ -1,0 +1,122 @@
+import Foundation
+import MyPassBytes
+import MyPassCore
+import MyPassKDBX
+
+/// `mypass create VAULT`: a new vault with KeePass 2's defaults (Core's ``NewVaultSettings``),
+/// written through ``VaultDocument/create(_:vault:key:options:progress:)``; never over a file.
+enum CreateCommand {
+    static func run(_ parsed: ParsedArguments) throws {
+        let path = parsed.required("vault")
+        let request = try prepare(parsed, path: path)
+        let vault: Vault
+        do {
+            vault = try Progress.run("Calibrating the KDF…") { () throws(CoreError) -> Vault in
+                try request.settings.makeVault(now: currentTime())
+            }
+        } catch let error as CoreError {
+            throw CLIError.failure("cannot create '\(path)': \(error.reason.isEmpty ? error.description : error.reason)")
+        }
+        try write(vault, request, path: path)
+    }
+
+    /// What a new vault needs, from the command line and the prompts.
+    struct Request {
+        var settings: NewVaultSettings
+        var key: CompositeKey
+        /// `--generate-keyfile`: where to write the key file and its contents.
+        var generatedKeyFile: (path: String, contents: [UInt8])?
+    }
+
+    /// Checks the path, parses the settings (usage errors first), then reads the password (twice
+    /// on a terminal) and the key file. Used by `create` and `import --create`.
+    static func prepare(_ parsed: ParsedArguments, path: String) throws -> Request {
+        let noPassword = parsed.flag("no-password")
+        let keyFile = parsed.value("keyfile"), generated = parsed.value("generate-keyfile")
+        if keyFile != nil && generated != nil { throw parsed.usageError("Give --keyfile or --generate-keyfile, not both") }
+        if noPassword && keyFile == nil && generated == nil {
+            throw parsed.usageError("--no-password needs --keyfile or --generate-keyfile")
+        }
+        if FileManager.default.fileExists(atPath: path) || (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil {
+            throw CLIError.failure("cannot create '\(path)': a file is already there; nothing was written")
+        }
+        if let generated, FileManager.default.fileExists(atPath: generated) {
+            throw CLIError.failure("cannot write key file '\(generated)': a file is already there")
+        }
+
+        var settings = NewVaultSettings(name: parsed.value("name") ?? NewVaultSettings.name(forPath: path))
+        if let version = try FileSettingsOptions.version(parsed) {
+            settings.version = version
+            if version < .v4_0 && parsed.value("kdf") == nil { settings.kdf = .aes(rounds: NewVaultSettings.defaultAESRounds) }
+        }
+        let (kdf, costGiven, _) = try FileSettingsOptions.kdf(parsed, current: settings.kdf)
+        settings.kdf = kdf
+        settings.unlockSeconds = costGiven ? nil : (try FileSettingsOptions.unlockTime(parsed) ?? 1)
+        if let cipher = try FileSettingsOptions.cipher(parsed) { settings.cipher = cipher }
+        do {
+            try VaultSettingsChange.validate(settings.kdf)
+        } catch {
+            throw parsed.usageError("cannot use these KDF settings: \(error.reason)")
+        }
+
+        let password = noPassword ? nil : try SecretReader.readNewSecret(prompt: "Password for the new vault \(VaultContext.displayName(path)): ")
+        var keyFileContents: [UInt8]?
+        defer { if keyFileContents != nil { wipe(&keyFileContents!) } }
+        var generatedKeyFile: (path: String, contents: [UInt8])?
+        if let keyFile {
+            keyFileContents = try VaultContext.readFile(keyFile, what: "key file", maxBytes: KeyFileLimits.maxBytes)
+        } else if let generated {
+            keyFileContents = KeyFile.xmlVersion2(key: SecureBytes(SecureRandom.bytes(count: 32)))
+            generatedKeyFile = (generated, keyFileContents!)
+        }
+        do {
+            let key = try CompositeKey(password: password, keyFileContents: keyFileContents)
+            return Request(settings: settings, key: key, generatedKeyFile: generatedKeyFile)
+        } catch {
+            throw CommandLineTool.map(error)
+        }
+    }
+
+    /// Writes the generated key file (if any), then the vault through ``VaultDocument/create``;
+    /// on failure the key file is removed again.
+    static func write(_ vault: Vault, _ request: Request, path: String) throws {
+        if let generated = request.generatedKeyFile {
+            try writeNewFile(generated.path, generated.contents, what: "key file")
+        }
+        do {
+            _ = try Progress.run("Creating \(VaultContext.displayName(path))…") { () throws(CoreError) -> VaultDocument in
+                try VaultDocument.create(path, vault: vault, key: request.key).0
+            }
+        } catch let error as CoreError {
+            if let generated = request.generatedKeyFile { try? FileManager.default.removeItem(atPath: generated.path) }
+            throw CLIError.failure("cannot create '\(path)': \(error.code == .alreadyExists ? "a file is already there; nothing was written" : error.description)")
+        }
+        Console.line("Created '\(path)': \(FileSettingsOptions.describe(vault.format)).")
+        if let generated = request.generatedKeyFile {
+            Console.line("Key file written to '\(generated.path)' (KeePass XML 2.0); keep a copy: without it the vault cannot be opened.")
+        }
+    }
+
+    /// Writes a new file exclusively (mode 0600), refusing one that exists.
+    static func writeNewFile(_ path: String, _ bytes: [UInt8], what: String) throws(CLIError) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw .failure("cannot write \(what) '\(path)': \(String(cString: strerror(errno)))")
+        }
+        defer { close(descriptor) }
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else {
+                unlink(path)
+                throw .failure("cannot write \(what) '\(path)': \(String(cString: strerror(errno)))")
+            }
+            offset += written
+        }
+        guard fsync(descriptor) == 0 else {
+            unlink(path)
+            throw .failure("cannot write \(what) '\(path)': \(String(cString: strerror(errno)))")
+        }
+    }
+}

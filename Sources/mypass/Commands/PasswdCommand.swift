@@ -1,0 +1,43 @@
+import MyPassBytes
+import MyPassCore
+import MyPassKDBX
+
+/// `mypass passwd VAULT`: a new composite key (password, key file, or both) through
+/// ``VaultDocument/changeKey(to:now:)`` and the safe save; `MasterKeyChanged` is updated.
+enum PasswdCommand {
+    static func run(_ parsed: ParsedArguments) throws {
+        let newKeyFile = parsed.value("new-keyfile"), removeKeyFile = parsed.flag("remove-keyfile")
+        let newNoPassword = parsed.flag("new-no-password")
+        if newKeyFile != nil && removeKeyFile { throw parsed.usageError("Give --new-keyfile or --remove-keyfile, not both") }
+        let keepsKeyFile = newKeyFile == nil && !removeKeyFile && parsed.value("keyfile") != nil
+        if newNoPassword && newKeyFile == nil && !keepsKeyFile {
+            throw parsed.usageError("--new-no-password needs a key file in the new key (--new-keyfile, or the current --keyfile)")
+        }
+        var newKeyFileContents: [UInt8]?
+        defer { if newKeyFileContents != nil { wipe(&newKeyFileContents!) } }
+        if let path = newKeyFile ?? (keepsKeyFile ? parsed.value("keyfile") : nil) {
+            newKeyFileContents = try VaultContext.readFile(path, what: "key file", maxBytes: KeyFileLimits.maxBytes)
+            do {
+                _ = try KeyFile.read(newKeyFileContents!)
+            } catch {
+                throw CLIError(.wrongKey, "cannot use key file '\(path)': \(error.description)")
+            }
+        }
+
+        var (context, _) = try VaultContext.open(parsed, forWriting: true)
+        let name = VaultContext.displayName(context.path)
+        let password = newNoPassword ? nil : try SecretReader.readNewSecret(prompt: "New password for \(name): ")
+        let key: CompositeKey
+        do {
+            key = try CompositeKey(password: password, keyFileContents: newKeyFileContents)
+        } catch {
+            throw CommandLineTool.map(error)
+        }
+        context.document.changeKey(to: key, now: currentTime())
+        try context.save()
+        var parts: [String] = []
+        if password != nil { parts.append("a password") }
+        if newKeyFileContents != nil { parts.append("a key file") }
+        Console.line("Changed the key of '\(context.path)': it now opens with \(parts.joined(separator: " and ")).")
+    }
+}
