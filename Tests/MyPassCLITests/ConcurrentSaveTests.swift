@@ -114,4 +114,47 @@ struct ConcurrentSaveTests {
         #expect(outcomes.old + outcomes.new == trials)
         print("killed saves: \(outcomes.old) old, \(outcomes.new) new, \(outcomes.temporaryLeft) with a temporary file (removed on the next open); span \(span) s")
     }
+
+    @Test("a `mypass create` killed at 40 moments leaves either no file or the whole new vault, never an empty or partial one; creating again works")
+    func killedCreates() throws {
+        let scratch = try Scratch()
+        let arguments = ["--kdf", "aes", "--rounds", "20000", "--name", "Killed"]
+        var durations: [Double] = []
+        for run in 0..<3 {
+            let vault = scratch.url.appendingPathComponent("timing-\(run).kdbx").path
+            let start = ContinuousClock.now
+            let running = try Running(["create", vault] + arguments, stdin: "pw\npw\n", output: scratch.url.appendingPathComponent("timing.txt"))
+            #expect(running.wait() == 0)
+            let elapsed = ContinuousClock.now - start
+            durations.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        }
+        let span = durations.sorted()[1] * 1.2
+        let key = try CompositeKey(password: ProtectedString("pw"), keyFileContents: nil)
+        var outcomes = (absent: 0, created: 0, stagingLeft: 0)
+        let trials = 40
+        for trial in 0..<trials {
+            let directory = scratch.url.appendingPathComponent("kill-\(trial)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
+            let vault = directory.appendingPathComponent("v.kdbx").path
+            let running = try Running(["create", vault] + arguments, stdin: "pw\npw\n", output: scratch.url.appendingPathComponent("kill.txt"))
+            Thread.sleep(forTimeInterval: span * Double(trial) / Double(trials))
+            kill(running.process.processIdentifier, SIGKILL)
+            _ = running.wait()
+            if FileManager.default.fileExists(atPath: vault) {
+                let model = try KDBXCodec.open([UInt8](Data(contentsOf: URL(fileURLWithPath: vault))), key: key)
+                #expect(model.root.name == "Killed", "trial \(trial)")
+                outcomes.created += 1
+            } else {
+                outcomes.absent += 1
+                if try !Self.temporaryFiles(in: directory).isEmpty { outcomes.stagingLeft += 1 }
+                // The path is free: a new create succeeds and takes the staging files away.
+                let again = try CLI.run(["create", vault] + arguments, stdin: "pw\npw\n")
+                #expect(again.status == 0, "trial \(trial): \(again.stderrText)")
+                #expect(try Self.temporaryFiles(in: directory) == [], "trial \(trial)")
+            }
+            #expect(try Self.temporaryFiles(in: directory).allSatisfy { $0.hasPrefix(".v.kdbx.mypass-") || $0.hasPrefix("..v.kdbx.mypass-") })
+        }
+        #expect(outcomes.absent + outcomes.created == trials)
+        print("killed creates: \(outcomes.absent) absent (\(outcomes.stagingLeft) with a staging file), \(outcomes.created) whole; span \(span) s")
+    }
 }

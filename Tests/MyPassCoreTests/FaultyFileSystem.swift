@@ -6,7 +6,7 @@ import MyPassKDBX
 /// write flips a bit (so that the save's check must catch it). Counts the calls of each operation.
 final class FaultyFileSystem: VaultFileSystem, @unchecked Sendable {
     enum Operation: String, CaseIterable, Sendable {
-        case resolve, status, readFile, lock, createExclusive, write, synchronize, rename, synchronizeDirectory, remove
+        case resolve, status, readFile, lock, createExclusive, write, synchronize, rename, link, synchronizeDirectory, remove
     }
 
     private let base = SystemFileSystem()
@@ -14,6 +14,7 @@ final class FaultyFileSystem: VaultFileSystem, @unchecked Sendable {
     private var failing: Set<Operation> = []
     private var calls: [Operation: Int] = [:]
     private var corrupting = false
+    private var linking: (@Sendable (String) -> Void)?
 
     /// Makes every later call of `operation` fail with an I/O error.
     func fail(_ operation: Operation) { guardLock.withLock { _ = failing.insert(operation) } }
@@ -22,6 +23,12 @@ final class FaultyFileSystem: VaultFileSystem, @unchecked Sendable {
     var corruptsWrites: Bool {
         get { guardLock.withLock { corrupting } }
         set { guardLock.withLock { corrupting = newValue } }
+    }
+
+    /// Runs just before each `link` with its destination (to make another program take the name).
+    var beforeLink: (@Sendable (String) -> Void)? {
+        get { guardLock.withLock { linking } }
+        set { guardLock.withLock { linking = newValue } }
     }
 
     /// How often `operation` was called.
@@ -88,6 +95,12 @@ final class FaultyFileSystem: VaultFileSystem, @unchecked Sendable {
     func rename(_ source: String, to destination: String) throws(CoreError) {
         try enter(.rename)
         try base.rename(source, to: destination)
+    }
+
+    func link(_ source: String, to destination: String) throws(CoreError) {
+        try enter(.link)
+        beforeLink?(destination)
+        try base.link(source, to: destination)
     }
 
     func synchronizeDirectory(_ path: String) throws(CoreError) {

@@ -130,6 +130,55 @@ struct LifecycleTests {
         #expect(dir.contents.isEmpty)
     }
 
+    @Test("A create failing at any file operation leaves nothing at the path and no staging file",
+          arguments: [FaultyFileSystem.Operation.createExclusive, .lock, .write, .synchronize, .readFile, .rename, .link])
+    func createFailureLeavesNothing(_ operation: FaultyFileSystem.Operation) throws {
+        let dir = try TempDirectory()
+        let vault = try NewVaultSettings(name: "v", kdf: Self.cheapKDF, unlockSeconds: nil).makeVault(now: now)
+        let faulty = FaultyFileSystem()
+        faulty.fail(operation)
+        #expect(throws: CoreError(.io)) {
+            try VaultDocument.create(dir.file("v.kdbx").path, vault: vault, key: try TestVaultFile.key(),
+                                     options: VaultDocument.Options(fileSystem: faulty))
+        }
+        #expect(faulty.count(operation) == 1)
+        #expect(dir.contents.isEmpty)
+    }
+
+    @Test("A create whose name another program takes during the save leaves that file untouched, and nothing else")
+    func createLosesTheRace() throws {
+        let dir = try TempDirectory()
+        let vault = try NewVaultSettings(name: "v", kdf: Self.cheapKDF, unlockSeconds: nil).makeVault(now: now)
+        let faulty = FaultyFileSystem()
+        faulty.beforeLink = { destination in _ = FileManager.default.createFile(atPath: destination, contents: Data("theirs".utf8)) }
+        #expect(throws: CoreError(.alreadyExists)) {
+            try VaultDocument.create(dir.file("v.kdbx").path, vault: vault, key: try TestVaultFile.key(),
+                                     options: VaultDocument.Options(fileSystem: faulty))
+        }
+        #expect(dir.contents == ["v.kdbx"])
+        #expect(try bytes(dir.file("v.kdbx")) == Array("theirs".utf8))
+    }
+
+    @Test("The staging files of a killed create are removed by the next create of that vault; other dot files stay")
+    func createRemovesStaleStaging() throws {
+        let dir = try TempDirectory()
+        let stale = [".v.kdbx.mypass-0123456789abcdef.tmp", "..v.kdbx.mypass-0123456789abcdef.tmp.mypass-fedcba9876543210.tmp"]
+        let foreign = [".v.kdbx.mypass-0123.tmp", ".w.kdbx.mypass-0123456789abcdef.tmp"]
+        for name in stale + foreign { _ = FileManager.default.createFile(atPath: dir.file(name).path, contents: Data()) }
+        let vault = try NewVaultSettings(name: "v", kdf: Self.cheapKDF, unlockSeconds: nil).makeVault(now: now)
+        let (document, report) = try VaultDocument.create(dir.file("v.kdbx").path, vault: vault, key: try TestVaultFile.key())
+        #expect(report.warnings.isEmpty)
+        #expect(document.removedStaleFiles.map { String($0.split(separator: "/").last!) } == stale.sorted())
+        #expect(dir.contents == (foreign + ["v.kdbx"]).sorted())
+        #expect(document.identity.path.hasSuffix("/v.kdbx"))
+        // The document saves again in place (its identity is the published file's).
+        var reopened = document
+        try reopened.edit { vault in vault.meta.databaseName = "renamed" }
+        try reopened.save()
+        let reread = try VaultDocument.open(dir.file("v.kdbx").path, key: try TestVaultFile.key())
+        #expect(reread.vault.meta.databaseName == "renamed")
+    }
+
     @Test("changeKey: after the save the old key is refused and the new one opens it; MasterKeyChanged is set; no merge")
     func changeKey() throws {
         let dir = try TempDirectory()

@@ -128,6 +128,13 @@ public struct SystemFileSystem: VaultFileSystem {
         guard posixRename(source, destination) == 0 else { throw Self.error("cannot replace the vault file", destination) }
     }
 
+    public func link(_ source: String, to destination: String) throws(CoreError) {
+        guard posixLink(source, destination) == 0 else {
+            if errno == EEXIST { throw CoreError(.alreadyExists, "a file is already there; nothing was written", location: destination) }
+            throw Self.error("cannot give the new vault its name", destination)
+        }
+    }
+
     public func synchronizeDirectory(_ path: String) throws(CoreError) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw Self.error("cannot open the directory", path) }
@@ -169,3 +176,4 @@ public struct SystemFileSystem: VaultFileSystem {
 private func posixClose(_ fd: Int32) -> Int32 { close(fd) }
 private func posixWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int { write(fd, buffer, count) }
 private func posixRename(_ source: String, _ destination: String) -> Int32 { rename(source, destination) }
+private func posixLink(_ source: String, _ destination: String) -> Int32 { link(source, destination) }

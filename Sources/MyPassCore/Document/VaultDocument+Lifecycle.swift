@@ -4,11 +4,14 @@ import MyPassKDBX
 
 extension VaultDocument {
     /// Creates a new vault file at `path` holding `vault`, through the same safe save as every
-    /// other write (temporary file beside it, flushed, checked by decrypting it, renamed into place).
+    /// other write (temporary file, flushed, checked by decrypting it), and never over anything.
     ///
-    /// The path is claimed first by creating an empty file exclusively (mode 0600), so that a file
-    /// another program creates meanwhile is never overwritten; the save then replaces that
-    /// placeholder atomically. When anything fails, the placeholder is removed again.
+    /// The vault is first saved under a staging name beside `path`, named like a save's temporary
+    /// file (`.NAME.mypass-HEX.tmp`); then `link(2)` gives it its real name, which fails when
+    /// anything appeared at `path` meanwhile, and the staging name is removed. So at no moment is
+    /// there a partial or empty file at `path`: a create that fails, is cancelled or is killed
+    /// leaves `path` as it was, and a staging file left by a killed one is removed by the next
+    /// create or open of that vault, like any stale temporary file.
     ///
     /// - Parameters:
     ///   - path: the new file; relative paths are taken from the current directory. Its directory
@@ -20,8 +23,8 @@ extension VaultDocument {
     ///   - progress: the KDF's progress; return `false` to cancel (nothing is left behind).
     /// - Returns: the open document (no unsaved changes) and what the save did.
     /// - Throws: ``CoreError`` `.alreadyExists` when something is at `path` (a file, a directory,
-    ///   a symbolic link), `.readOnly` (directory not writable), `.io`, `.verificationFailed`,
-    ///   `.cancelled`, `.codec` (a format the content cannot be written in).
+    ///   a symbolic link), before or after the save, `.readOnly` (directory not writable), `.io`,
+    ///   `.verificationFailed`, `.cancelled`, `.codec` (a format the content cannot be written in).
     /// - Complexity: one KDF run.
     public static func create(_ path: String, vault: Vault, key: CompositeKey, options: Options = Options(),
                               progress: KDFProgressHandler? = nil) throws(CoreError) -> (VaultDocument, SaveReport) {
@@ -35,34 +38,52 @@ extension VaultDocument {
             throw CoreError(.alreadyExists, "a file is already there; nothing was written", location: absolute)
         }
         try checkWritable(realPath, fileSystem: fileSystem)
-        let placeholder = try fileSystem.createExclusive(realPath, permissions: 0o600, owner: nil)
+
+        // The staging file: saved like any vault (lock, temporary file, check, rename over it).
+        let stagingPath = directory + "/" + temporaryFilePrefix(for: realPath) + SecureRandom.bytes(count: 8).hexString
+            + temporaryFileSuffix
+        let placeholder = try fileSystem.createExclusive(stagingPath, permissions: 0o600, owner: nil)
         let placeholderStatus: VaultFileStatus
         do throws(CoreError) {
             placeholderStatus = try fileSystem.status(of: placeholder)
             fileSystem.close(placeholder)
         } catch {
             fileSystem.close(placeholder)
-            try? fileSystem.remove(realPath)
+            try? fileSystem.remove(stagingPath)
             throw error
         }
-        var document = VaultDocument(
-            path: realPath, identity: VaultFileIdentity(path: realPath, status: placeholderStatus, bytes: []),
+        var staged = VaultDocument(
+            path: stagingPath, identity: VaultFileIdentity(path: stagingPath, status: placeholderStatus, bytes: []),
             vault: vault, key: key, fileKey: key,
             cachedKey: CachedTransformedKey(transformedKey: SecureBytes(zeroedCount: 32), kdf: KDFParameters(settings: vault.format.kdf, seed: [])),
             options: options, savedVault: vault)
-        document.options.mergeHandler = nil
+        staged.options.mergeHandler = nil
+        var report: SaveReport
         do throws(CoreError) {
-            let report = try document.save(progress: progress)
-            document.options.mergeHandler = options.mergeHandler
-            return (document, report)
+            report = try staged.save(progress: progress)
+            // 7. The real name, only if still free; then the staging name goes.
+            try fileSystem.link(stagingPath, to: realPath)
         } catch {
-            // Remove the placeholder only while it is still ours (empty, same file).
-            if let status = try? fileSystem.status(realPath), status.inode == placeholderStatus.inode,
-               status.device == placeholderStatus.device, status.size == 0 {
-                try? fileSystem.remove(realPath)
-            }
+            try? fileSystem.remove(stagingPath)
             throw error
         }
+        do throws(CoreError) {
+            try fileSystem.remove(stagingPath)
+        } catch {
+            report.warnings.append("the vault was created, but its staging file \(stagingPath) could not be removed (\(error.reason))")
+        }
+        do throws(CoreError) {
+            try fileSystem.synchronizeDirectory(directory)
+        } catch {
+            report.warnings.append("the vault was created, but its directory could not be flushed to disk (\(error.reason)); a crash now could lose it")
+        }
+        let published = (try? fileSystem.status(realPath)).flatMap { $0 } ?? staged.identity.status
+        var document = VaultDocument(
+            path: absolute, identity: staged.identity.relocated(to: realPath, status: published), vault: staged.vault,
+            key: staged.key, fileKey: staged.fileKey, cachedKey: staged.cachedKey, options: options,
+            savedVault: staged.savedVault)
+        (document.removedStaleFiles, document.staleFilesLeft) = removeStaleTemporaryFiles(of: realPath, fileSystem: fileSystem)
+        return (document, report)
     }
 
     /// Replaces the composite key (a new master password, key file, or both): the next

@@ -128,10 +128,18 @@ public struct VaultDocument: Sendable {
     static func removeStaleTemporaryFiles(of realPath: String, fileSystem: any VaultFileSystem) -> (removed: [String], left: [String]) {
         let directory = directoryOf(realPath)
         let prefix = temporaryFilePrefix(for: realPath)
+        // `PREFIX<16 hex>.tmp` (a save's), or `.PREFIX<16 hex>.tmp.mypass-<16 hex>.tmp` (the save
+        // of a create's staging file, itself named like a save's).
+        func isRandomPart(_ part: Substring) -> Bool { part.count == 16 && part.allSatisfy(\.isHexDigit) }
         func isOurs(_ name: String) -> Bool {
-            guard name.hasPrefix(prefix), name.hasSuffix(temporaryFileSuffix) else { return false }
-            let middle = name.dropFirst(prefix.count).dropLast(temporaryFileSuffix.count)
-            return middle.count == 16 && middle.allSatisfy(\.isHexDigit)
+            guard name.hasPrefix(prefix), name.hasSuffix(temporaryFileSuffix) else {
+                guard name.hasPrefix("." + prefix), name.hasSuffix(temporaryFileSuffix) else { return false }
+                let inner = name.dropFirst(prefix.count + 1).dropLast(temporaryFileSuffix.count)
+                let separator = temporaryFileSuffix + ".mypass-"
+                guard inner.count == 16 + separator.count + 16 else { return false }
+                return isRandomPart(inner.prefix(16)) && inner.dropFirst(16).hasPrefix(separator) && isRandomPart(inner.suffix(16))
+            }
+            return isRandomPart(name.dropFirst(prefix.count).dropLast(temporaryFileSuffix.count))
         }
         guard let names = try? fileSystem.contentsOfDirectory(directory) else { return ([], []) }
         let stale = names.filter(isOurs).sorted()

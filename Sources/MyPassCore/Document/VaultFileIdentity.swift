@@ -18,6 +18,17 @@ public struct VaultFileIdentity: Sendable, Equatable, CustomStringConvertible {
         sha256 = SHA256.hash(bytes)
     }
 
+    /// The same content under another name: a new vault published from its staging file.
+    func relocated(to path: String, status: VaultFileStatus) -> VaultFileIdentity {
+        VaultFileIdentity(path: path, status: status, sha256: sha256)
+    }
+
+    private init(path: String, status: VaultFileStatus, sha256: [UInt8]) {
+        self.path = path
+        self.status = status
+        self.sha256 = sha256
+    }
+
     /// Whether `bytes` are the content this identity was taken of (compares the SHA-256).
     public func hasContent(_ bytes: [UInt8]) -> Bool {
         constantTimeEquals(SHA256.hash(bytes), sha256)

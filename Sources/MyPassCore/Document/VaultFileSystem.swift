@@ -76,6 +76,12 @@ public protocol VaultFileSystem: Sendable {
     func close(_ handle: VaultFileHandle)
     /// Renames `source` over `destination` in one atomic step (`rename(2)`; same directory).
     func rename(_ source: String, to destination: String) throws(CoreError)
+    /// Gives the file at `source` the second name `destination` (`link(2)`, same directory),
+    /// failing when anything is already at `destination`: how a new vault is published without
+    /// ever replacing a file another program made meanwhile.
+    /// - Throws: ``CoreError/Code/alreadyExists`` when `destination` exists, ``CoreError/Code/io``
+    ///   otherwise.
+    func link(_ source: String, to destination: String) throws(CoreError)
     /// Flushes a directory's entries (after a rename) to stable storage.
     func synchronizeDirectory(_ path: String) throws(CoreError)
     /// Removes a file.

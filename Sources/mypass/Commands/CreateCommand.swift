@@ -83,15 +83,21 @@ enum CreateCommand {
         if let generated = request.generatedKeyFile {
             try writeNewFile(generated.path, generated.contents, what: "key file")
         }
+        let created: VaultDocument.Created
         do {
-            _ = try Progress.run("Creating \(VaultContext.displayName(path))…") { () throws(CoreError) -> VaultDocument in
-                try VaultDocument.create(path, vault: vault, key: request.key).0
+            created = try Progress.run("Creating \(VaultContext.displayName(path))…") { () throws(CoreError) -> VaultDocument.Created in
+                let (document, report) = try VaultDocument.create(path, vault: vault, key: request.key)
+                return VaultDocument.Created(document: document, report: report)
             }
         } catch let error as CoreError {
             if let generated = request.generatedKeyFile { try? FileManager.default.removeItem(atPath: generated.path) }
             throw CLIError.failure("cannot create '\(path)': \(error.code == .alreadyExists ? "a file is already there; nothing was written" : error.description)")
         }
         Console.line("Created '\(path)': \(FileSettingsOptions.describe(vault.format)).")
+        for warning in created.report.warnings { Console.err("Warning: \(warning).\n") }
+        for stale in created.document.removedStaleFiles {
+            Console.err("Note: removed '\(stale)', a file left by an interrupted create or save.\n")
+        }
         if let generated = request.generatedKeyFile {
             Console.line("Key file written to '\(generated.path)' (KeePass XML 2.0); keep a copy: without it the vault cannot be opened.")
         }
@@ -118,5 +124,14 @@ enum CreateCommand {
             unlink(path)
             throw .failure("cannot write \(what) '\(path)': \(String(cString: strerror(errno)))")
         }
+    }
+}
+
+extension VaultDocument {
+    /// A new document and its save's report, in one value (a tuple through `Progress.run`'s
+    /// generic closure crashes the Swift 6.3.1 compiler's SIL generation).
+    struct Created {
+        let document: VaultDocument
+        let report: SaveReport
     }
 }
