@@ -83,6 +83,23 @@ struct ImportExportTests {
         #expect(card.value(of: "Card Expiry Month") == "12" && card.value(of: "Card Expiry Year") == "2030")
     }
 
+    @Test("Bitwarden organisation export: collections as groups (first one wins), an SSH key item, password history as history items")
+    func bitwardenOrganisationImport() throws {
+        let root = try read("bitwarden-org.json", .bitwardenJSON).root
+        #expect(root.groups.map(\.name) == ["Ops", "Shared"])
+        let key = try #require(entry(root, ["Ops", "Servers"], "deploy key"))
+        #expect(key.field(named: "SSH Private Key")?.isProtected == true)
+        #expect(key.value(of: "SSH Private Key").hasPrefix("-----BEGIN OPENSSH PRIVATE KEY-----\n"))
+        #expect(key.value(of: "SSH Public Key").hasPrefix("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5") && key.field(named: "SSH Public Key")?.isProtected == false)
+        #expect(key.value(of: "SSH Key Fingerprint") == "SHA256:ExampleFingerprintExampleFingerprint0000000")
+        let router = try #require(entry(root, ["Shared"], "Router"))
+        #expect(router.password.revealed == "r0uter-Now")
+        #expect(router.history.map(\.password.revealed) == ["r0uter-First", "r0uter-Later"])
+        #expect(router.history.map(\.times.lastModification) == [KDBXTime(iso8601: "2026-02-01T10:00:00Z"), KDBXTime(iso8601: "2026-04-01T10:00:00Z")])
+        #expect(router.history.allSatisfy { $0.uuid == router.uuid && $0.history.isEmpty && $0.userName == "admin" })
+        #expect(entry(root, [], "Loose note")?.notes == "In no collection.")
+    }
+
     @Test("KeePass XML: the plain export reads with its entries, groups and meta")
     func keePassXMLImport() throws {
         let contents = try VaultImport.read(try TestVectors.bytes("kdbx-xml/rich-export.xml"), format: .keePassXML, now: now)

@@ -139,6 +139,17 @@ struct OTPParsingTests {
         }
     }
 
+    @Test("A bare Base32 secret in otp is TOTP with the defaults, as KeePassXC reads it (RFC 6238 secret, T = 59 s)")
+    func bareSecret() throws {
+        let fields = ["otp": "GEZD GNBV GY3T QOJQ GEZD GNBV GY3T QOJQ"]
+        let p = try #require(try parameters(fields))
+        #expect(p.storage == .bareSecret(field: "otp"))
+        #expect(p.kind == .totp(periodSeconds: 30) && p.encoding == .decimal(digits: 6) && p.algorithm == .sha1)
+        // RFC 6238 appendix B, SHA-1, T = 59: 94287082 in 8 digits, so 287082 in 6.
+        #expect(try code(fields, at: 59).value == "287082")
+        #expect(throws: CoreError(.invalidOTP)) { try parameters(["otp": "notbase32!!"]) }
+    }
+
     @Test func keeOtpForm() throws {
         let fields = ["otp": "key=JBSWY3DPEHPK3PXP&size=8&step=3600&otpHashMode=Sha256"]
         let p = try #require(try parameters(fields))
@@ -216,7 +227,7 @@ struct OTPParsingTests {
         (["otp": "otpauth://totp/x?secret=JBSWY3DP&period=0"], "otp"),
         (["otp": "otpauth://totp/x?secret=JBSWY3DP&algorithm=MD5"], "otp"),
         (["otp": "otpauth://yotp/x?secret=JBSWY3DP"], "otp"),
-        (["otp": "just some text"], "otp"),
+        (["otp": "just some text, not base32!"], "otp"),
         (["TOTP Seed": "JBSWY3DP", "TOTP Settings": "thirty"], "TOTP Settings"),
         (["TOTP Seed": "JBSWY3DP", "TOTP Settings": "x;6"], "TOTP Settings"),
         (["TOTP Seed": "!!!", "TOTP Settings": "30;6"], "TOTP Seed"),

@@ -42,7 +42,7 @@ extension Vault {
             case .otpauthURI(let field), .keeOtp(let field):
                 let text = entry.value(of: field)
                 entry.setValue(OTPParser.replacingCounter(in: text, with: next), for: field)
-            case .keePassXCLegacy, .keePassTimeOtp:
+            case .keePassXCLegacy, .keePassTimeOtp, .bareSecret:
                 break
             }
             entry.times.lastModification = now

@@ -41,6 +41,9 @@ public enum OTPStorage: Sendable, Equatable {
     case otpauthURI(field: String)
     /// KeeOtp's `key=...&size=...&step=...` in the field named (normally `otp`).
     case keeOtp(field: String)
+    /// A bare Base32 secret in the field named (normally `otp`): TOTP with the defaults (SHA-1,
+    /// 6 digits, 30 s), as KeePassXC reads it.
+    case bareSecret(field: String)
     /// KeePassXC's legacy `TOTP Seed` with `TOTP Settings` (or the seed alone).
     case keePassXCLegacy
     /// KeePass 2.47+ `TimeOtp-*` fields.

@@ -48,8 +48,9 @@ public enum OTPParser {
         return nil
     }
 
-    /// Parses one OTP field value: an `otpauth://totp|hotp|steam/...` URI or KeeOtp's
-    /// `key=...&size=...&step=...` form.
+    /// Parses one OTP field value: an `otpauth://totp|hotp|steam/...` URI, KeeOtp's
+    /// `key=...&size=...&step=...` form, or a bare Base32 secret (TOTP, SHA-1, 6 digits, 30 s, as
+    /// KeePassXC reads it; RFC 4648 section 6 alphabet, spaces and dashes ignored).
     ///
     /// - Throws: ``CoreError/Code/invalidOTP`` naming `fieldName`.
     public static func parse(_ text: String, fieldName: String = OTPFieldNames.otp) throws(CoreError) -> OTPParameters {
@@ -61,7 +62,12 @@ public enum OTPParser {
         if query["key"] != nil {
             return try keeOtp(query, fieldName: fieldName)
         }
-        throw CoreError(.invalidOTP, "neither an otpauth:// URI nor key=... settings", location: fieldName)
+        // KeePassXC (`Totp::parseSettings`) takes anything else as a bare secret with the defaults.
+        if !value.isEmpty, let secret = Base32.decode(value), !secret.isEmpty {
+            return OTPParameters(secret: SecureBytes(secret), algorithm: .sha1, encoding: .decimal(digits: 6),
+                                 kind: .totp(periodSeconds: 30), storage: .bareSecret(field: fieldName))
+        }
+        throw CoreError(.invalidOTP, "neither an otpauth:// URI, key=... settings nor a Base32 secret", location: fieldName)
     }
 
     // MARK: - Formats

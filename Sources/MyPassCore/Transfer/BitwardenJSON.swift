@@ -43,12 +43,30 @@ public enum BitwardenJSON {
             folders[id] = path
             builder.ensure(path)
         }
+        // An organisation's export has collections instead of folders (`A/B` nests as well).
+        var collections: [String: [String]] = [:]
+        for collection in json["collections"]?.array ?? [] {
+            let line = collection.line
+            guard let id = collection["id"]?.string, let name = collection["name"]?.string else {
+                throw CoreError(.invalidImport, "a collection without an id or a name", location: "line \(line)")
+            }
+            guard collections[id] == nil else {
+                throw CoreError(.invalidImport, "the collection id '\(id)' appears twice", location: "line \(line)")
+            }
+            collections[id] = name.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        }
         for item in items {
             let line = item.line
             var path: [String] = []
             if let folderID = item["folderId"]?.string {
                 guard let found = folders[folderID] else {
                     throw CoreError(.invalidImport, "an item in folder '\(folderID)', which is not in \"folders\"", location: "line \(line)")
+                }
+                path = found
+            } else if let collectionID = item["collectionIds"]?.array?.first?.string {
+                // An item in several collections goes to the first: an entry has one group.
+                guard let found = collections[collectionID] else {
+                    throw CoreError(.invalidImport, "an item in collection '\(collectionID)', which is not in \"collections\"", location: "line \(line)")
                 }
                 path = found
             }
@@ -59,8 +77,8 @@ public enum BitwardenJSON {
 
     static func entry(_ item: ImportJSON, line: Int, now: KDBXTime) throws(CoreError) -> Entry {
         guard let name = item["name"]?.string else { throw CoreError(.invalidImport, "an item without a name", location: "line \(line)") }
-        guard let type = item["type"]?.number, [1, 2, 3, 4].contains(type) else {
-            throw CoreError(.invalidImport, "item '\(name)' has an unknown type (1 login, 2 note, 3 card, 4 identity)", location: "line \(line)")
+        guard let type = item["type"]?.number, [1, 2, 3, 4, 5].contains(type) else {
+            throw CoreError(.invalidImport, "item '\(name)' has an unknown type (1 login, 2 note, 3 card, 4 identity, 5 SSH key)", location: "line \(line)")
         }
         var entry = ImportTreeBuilder.newEntry(now: now)
         entry.setValue(name, for: Entry.StandardField.title)
@@ -102,6 +120,12 @@ public enum BitwardenJSON {
                     try custom("Identity " + key, value.string ?? "", protected: secret)
                 }
             }
+        case 5:
+            let key = item["sshKey"]
+            for (member, label, secret) in [("privateKey", "SSH Private Key", true), ("publicKey", "SSH Public Key", false),
+                                            ("keyFingerprint", "SSH Key Fingerprint", false)] {
+                try custom(label, key?[member]?.string ?? "", protected: secret)
+            }
         default:
             break
         }
@@ -122,6 +146,17 @@ public enum BitwardenJSON {
             }
             entry.setValue(value, for: key, isProtected: kind == 1)
         }
+        // Earlier passwords become history items, oldest first, as KeePass keeps them: the entry
+        // as it is, with that password, last modified when Bitwarden says it was replaced.
+        var history: [Entry] = []
+        for old in item["passwordHistory"]?.array ?? [] {
+            guard let password = old["password"]?.string else { continue }
+            var version = entry
+            version.setValue(password, for: Entry.StandardField.password, isProtected: true)
+            if let used = old["lastUsedDate"]?.string.flatMap(isoTime) { version.times.lastModification = used }
+            history.append(version)
+        }
+        entry.history = history.sorted { $0.times.lastModification < $1.times.lastModification }
         return entry
     }
 

@@ -89,7 +89,7 @@ extension Vault {
     public mutating func addImported(_ contents: VaultImport.Contents, asGroupNamed name: String, now: KDBXTime) throws(CoreError) -> KDBXUUID {
         guard !name.isEmpty else { throw CoreError(.invalidOperation, "the import group needs a name") }
         guard !root.groups.contains(where: { $0.name == name }) else {
-            throw CoreError(.invalidImport, "the vault already has a group named '\(name)' (a duplicate name); rename the file or that group",
+            throw CoreError(.invalidImport, "the vault already has a group named '\(name)' (a duplicate name); rename the file or that group, or import under another group name",
                             location: name)
         }
         var group = contents.root

@@ -48,7 +48,8 @@ enum ArgumentParser {
                     name = body
                 }
                 guard let found = spec.option(named: String(name)) else {
-                    throw .usage("Unknown option '--\(name)'", spec)
+                    let known = spec.options.map { "--" + $0.long }
+                    throw .usage("Unknown option '--\(name)'" + CommandLineTool.didYouMean("--" + name, among: known), spec)
                 }
                 option = found
             } else {

@@ -115,11 +115,31 @@ enum CommandLineTool {
         }
     }
 
+    /// What other password managers call our commands (keepassxc-cli, rbw, pass), for the
+    /// suggestion after an unknown command.
+    private static let otherNames: [String: String] = [
+        "list": "ls", "search": "ls --search", "find": "match", "get": "show", "db-info": "info", "db-create": "create",
+        "init": "create", "remove": "rm", "delete": "rm", "new": "add", "insert": "add", "code": "totp", "copy": "clip",
+        "db-edit": "settings", "passwd": "passwd", "mkdir": "mkdir", "sync": "merge", "config": "settings",
+    ]
+
+    /// `; did you mean 'X'?` when `typed` is another manager's name for a command or within a few
+    /// typing errors of one of `known`; `""` otherwise.
+    static func didYouMean(_ typed: String, among known: [String]) -> String {
+        if let ours = otherNames[typed.lowercased()], ours != typed { return "; did you mean '\(ours)'?" }
+        var suggestions = Vault.suggestions(for: typed, among: known, limit: 2)
+        if suggestions.isEmpty, typed.count >= 3 {
+            suggestions = known.filter { $0.hasPrefix(typed) || (typed.hasPrefix("--") && $0.hasPrefix(typed)) }.prefix(2).map { $0 }
+        }
+        guard !suggestions.isEmpty else { return "" }
+        return "; did you mean " + suggestions.map { "'\($0)'" }.joined(separator: " or ") + "?"
+    }
+
     /// Finds the (possibly nested) command named by the leading words of `arguments`.
     private static func resolve(_ arguments: [String]) throws(CLIError) -> (CommandSpec, [String]) {
         guard let spec = CommandSpecs.all.first(where: { $0.name == arguments[0] }) else {
             if arguments[0].hasPrefix("-") { throw .usage("Unknown option '\(arguments[0])'", nil) }
-            throw .usage("Unknown subcommand '\(arguments[0])'", nil)
+            throw .usage("Unknown subcommand '\(arguments[0])'" + didYouMean(arguments[0], among: CommandSpecs.all.map(\.name)), nil)
         }
         var current = spec
         var rest = Array(arguments.dropFirst())

@@ -59,7 +59,8 @@ enum CreateCommand {
             throw parsed.usageError("cannot use these KDF settings: \(error.reason)")
         }
 
-        let password = noPassword ? nil : try SecretReader.readNewSecret(prompt: "Password for the new vault \(VaultContext.displayName(path)): ")
+        let password = noPassword ? nil : try SecretReader.readNewSecret(
+            prompt: "Password for the new vault \(VaultContext.displayName(path)): ", missingHint: "or --no-password with --keyfile")
         var keyFileContents: [UInt8]?
         defer { if keyFileContents != nil { wipe(&keyFileContents!) } }
         var generatedKeyFile: (path: String, contents: [UInt8])?

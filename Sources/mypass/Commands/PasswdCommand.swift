@@ -24,9 +24,12 @@ enum PasswdCommand {
             }
         }
 
-        var (context, _) = try VaultContext.open(parsed, forWriting: true)
+        // The current key is always asked, even when the agent holds the vault: changing the key
+        // needs proof of the old one, and the input order stays the same either way.
+        var (context, _) = try VaultContext.open(parsed, forWriting: true, usesAgent: false)
         let name = VaultContext.displayName(context.path)
-        let password = newNoPassword ? nil : try SecretReader.readNewSecret(prompt: "New password for \(name): ")
+        let password = newNoPassword ? nil : try SecretReader.readNewSecret(
+            prompt: "New password for \(name): ", missingHint: "the line after the current password; or --new-no-password with a key file")
         let key: CompositeKey
         do {
             key = try CompositeKey(password: password, keyFileContents: newKeyFileContents)
@@ -35,6 +38,8 @@ enum PasswdCommand {
         }
         context.document.changeKey(to: key, now: currentTime())
         try context.save()
+        // Keys the agent holds for the vault open it no more: let it forget them now.
+        if AgentClient.isEnabled(parsed) { _ = try? AgentClient.lock(vault: context.path) }
         var parts: [String] = []
         if password != nil { parts.append("a password") }
         if newKeyFileContents != nil { parts.append("a key file") }

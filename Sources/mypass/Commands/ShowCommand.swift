@@ -56,7 +56,7 @@ enum ShowCommand {
         line("Path", Vault.displayPath(located.groupPath + [entry.title]))
         line("Created", Text.time(entry.times.creation))
         line("Modified", Text.time(entry.times.lastModification))
-        if !entry.history.isEmpty { line("History", "\(entry.history.count) previous versions") }
+        if !entry.history.isEmpty { line("History", entry.history.count == 1 ? "1 previous version" : "\(entry.history.count) previous versions") }
         if !entry.attachments.isEmpty {
             out += "Attachments:\n"
             for attachment in entry.attachments {

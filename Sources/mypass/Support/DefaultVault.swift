@@ -5,7 +5,8 @@ import Foundation
 ///
 /// The config file is `$XDG_CONFIG_HOME/mypass/config` (`~/.config/mypass/config` when
 /// `XDG_CONFIG_HOME` is unset or empty). Its format: UTF-8 lines `key = value`; blank lines and
-/// lines starting with `#` are ignored; spaces around key and value are trimmed; the one key is
+/// lines starting with `#` are ignored; spaces around key and value are trimmed, and a value in matching double or single quotes
+/// is the text inside them; the one key is
 /// `vault` (a path; `~/` at its start is the home directory). Any other key or line is an error,
 /// so that a typo does not silently pick no vault. At most 64 KiB are read.
 enum DefaultVault {
@@ -48,7 +49,12 @@ enum DefaultVault {
                 throw .failure("config file '\(file)' line \(index + 1): expected 'key = value'")
             }
             let key = line[..<equals].trimmingCharacters(in: .whitespaces)
-            let value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            var value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            // A value in matching double or single quotes (as TOML and shell users write it) is
+            // the text inside them.
+            if value.count >= 2, let first = value.first, first == "\"" || first == "'", value.last == first {
+                value = String(value.dropFirst().dropLast())
+            }
             guard key == "vault" else {
                 throw .failure("config file '\(file)' line \(index + 1): unknown key '\(key)' (the one key is 'vault')")
             }

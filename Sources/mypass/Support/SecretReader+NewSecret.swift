@@ -5,10 +5,19 @@ extension SecretReader {
     /// match; from a pipe it is the next line, and a line after it, when there is one, is taken
     /// as the confirmation and must match too (so `printf 'new\nnew\n'` and `printf 'new\n'` both work).
     ///
-    /// - Parameter prompt: the first prompt (`New password for demo.kdbx: `).
+    /// An empty password is accepted, as KeePass and KeePassXC accept it, with a warning on stderr.
+    ///
+    /// - Parameters:
+    ///   - prompt: the first prompt (`New password for demo.kdbx: `).
+    ///   - missingHint: how to give it, for the message when standard input has no line for it.
     /// - Throws: `CLIError` (exit 1) when nothing is read, or the two differ.
-    static func readNewSecret(prompt: String) throws(CLIError) -> ProtectedString {
-        let secret = try readSecret(prompt: prompt)
+    static func readNewSecret(prompt: String, missingHint: String) throws(CLIError) -> ProtectedString {
+        let secret: ProtectedString
+        do {
+            secret = try readSecret(prompt: prompt)
+        } catch {
+            throw .failure(Console.isTerminal(0) ? "no new password entered" : "no new password on standard input (\(missingHint))")
+        }
         let confirmation: ProtectedString?
         if Console.isTerminal(0) {
             confirmation = try readSecret(prompt: "Repeat it: ")
@@ -20,6 +29,9 @@ extension SecretReader {
                 confirmation.withRevealedBytes { b in constantTimeEquals(a, b) }
             }
             guard same else { throw .failure("the two passwords do not match; nothing was changed") }
+        }
+        if secret.withRevealedBytes({ $0.isEmpty }) {
+            Console.err("Warning: the new master password is empty: whoever has the file (and its key file, if it has one) can open the vault.\n")
         }
         return secret
     }

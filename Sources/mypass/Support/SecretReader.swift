@@ -36,11 +36,15 @@ enum SecretReader {
         let interactive = Console.isTerminal(0)
         var saved = termios()
         var echoOff = false
+        var previousHandlers: [(@convention(c) (Int32) -> Void)?] = []
         if interactive {
             Console.note(prompt)
             if tcgetattr(0, &saved) == 0 {
                 var silent = saved
                 silent.c_lflag &= ~tcflag_t(ECHO)
+                // Ctrl-C or a kill while echo is off must not leave the terminal silent.
+                terminalBeforePrompt = saved
+                previousHandlers = interruptingSignals.map { signal($0, restoreTerminalAndDie) }
                 echoOff = tcsetattr(0, TCSAFLUSH, &silent) == 0
             }
         }
@@ -48,6 +52,7 @@ enum SecretReader {
             if echoOff {
                 _ = tcsetattr(0, TCSAFLUSH, &saved)
             }
+            for (signalNumber, handler) in zip(interruptingSignals, previousHandlers) { signal(signalNumber, handler) }
             if interactive { Console.note("\n") }
         }
         var bytes: [UInt8] = []
@@ -81,4 +86,18 @@ enum SecretReader {
         if bytes.last == 0x0D { bytes.removeLast() }
         return ProtectedString(utf8Bytes: bytes)
     }
+}
+
+/// The signals that end `mypass` while it waits at a password prompt.
+private let interruptingSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+
+/// The terminal's settings before the prompt turned echo off, for the signal handler (written
+/// before the handler is installed, read only by it).
+nonisolated(unsafe) private var terminalBeforePrompt = termios()
+
+/// Puts echo back and dies of the signal as it would have (only async-signal-safe calls).
+private func restoreTerminalAndDie(_ signalNumber: Int32) {
+    _ = tcsetattr(0, TCSAFLUSH, &terminalBeforePrompt)
+    signal(signalNumber, SIG_DFL)
+    raise(signalNumber)
 }
