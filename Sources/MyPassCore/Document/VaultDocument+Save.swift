@@ -148,7 +148,7 @@ extension VaultDocument {
     /// file with the keys the save derived (no second KDF run) and check that its header is the
     /// one the save planned.
     public enum SaveVerification: Sendable {
-        /// Decrypt and inflate the file and compare the SHA-256 of its content (inner header and
+        /// Decrypt and inflate the file and compare the BLAKE2b-256 of its content (inner header and
         /// XML) with the digest taken while it was serialized, in constant time: proves that the
         /// bytes on disk decode to exactly what was written from the model, with no XML parse and
         /// no second model. The default.

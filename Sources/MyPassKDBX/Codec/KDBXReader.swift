@@ -136,7 +136,7 @@ package struct KDBXReader {
     }
 
     /// Decrypts and inflates like ``readVault(keys:)``, but hashes the content instead of parsing
-    /// it: the SHA-256 (32 bytes) of the inner header and the XML (4.x) or of the XML (3.x). A
+    /// it: the BLAKE2b-256 (32 bytes, RFC 7693) of the inner header and the XML (4.x) or of the XML (3.x). A
     /// save's check compares it with ``KDBXWriter/write(_:keys:to:)``'s digest: equal digests prove
     /// that the file decodes to exactly the bytes serialized from the model, without building a
     /// second model. The HMAC blocks (4.x), the stream start bytes and hashed blocks (3.x) and the

@@ -70,7 +70,7 @@ package struct KDBXWriter {
     }
 
     /// Writes the whole file for `plan` with `keys` (derived for the plan's header) to `sink`.
-    /// - Returns: the SHA-256 (32 bytes) of the content as serialized, before compression: the
+    /// - Returns: the BLAKE2b-256 (32 bytes, RFC 7693) of the content as serialized, before compression: the
     ///   inner header and the XML (4.x) or the XML (3.x); ``KDBXReader/contentDigest(keys:)`` of the
     ///   written file must equal it.
     /// - Throws: ``KDBXError`` `.invalidModel` when the cipher fails; what `sink` throws.
@@ -129,8 +129,8 @@ private final class PayloadEncoder<Sink: KDBXByteSink> {
     private var hashedBlocks: HashedBlockStream.Writer?
     private var framed: [UInt8] = []
     private var failure: KDBXError?
-    /// The SHA-256 of the content, as it enters deflate.
-    var contentHasher = SHA256()
+    /// The hash of the content, as it enters deflate.
+    var contentHasher = PayloadPipeline.contentHash()
 
     init(sink: Sink, encryptor: any StreamingCipher, isKDBX4: Bool, hmacKey: SecureBytes, blockByteCount: Int,
          compressionLevel: Int?) {
