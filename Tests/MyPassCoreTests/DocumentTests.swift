@@ -207,6 +207,50 @@ struct DocumentTests {
         #expect(dir.contents == ["v.kdbx"])
     }
 
+    /// One byte of the temporary file flipped on disk after the whole file was written (the header's
+    /// first byte, a header field, the middle of the payload, the last byte), in KDBX 4 and 3.1 and
+    /// with either check: the save fails with `verificationFailed`, the vault is untouched, no
+    /// temporary file is left, and the model still has its unsaved change.
+    @Test(arguments: [0.0, 0.05, 0.5, 1.0], [VaultDocument.SaveVerification.contentDigest, .fullReadBack])
+    func aByteFlippedAfterTheWriteFailsTheCheck(_ position: Double, _ verification: VaultDocument.SaveVerification) throws {
+        let dir = try TempDirectory()
+        for format in [TestVaultFile.cheapFormat, VaultFormat(version: .v3_1, cipher: .aes256, kdf: .aes(rounds: 100))] {
+            let url = dir.file("v\(format.version).kdbx")
+            try TestVaultFile.write(to: url, format: format)
+            let faulty = FaultyFileSystem()
+            var document = try VaultDocument.open(url.path, key: try TestVaultFile.key(),
+                                                  options: VaultDocument.Options(fileSystem: faulty, verification: verification))
+            let before = try bytes(url)
+            try addGroup(&document, "x")
+            faulty.flipsByteAfterWriting = position
+            #expect(throws: CoreError(.verificationFailed), "\(format.version) at \(position)") { try document.save() }
+            #expect(try bytes(url) == before)
+            #expect(dir.contents == [url.lastPathComponent])
+            #expect(document.hasUnsavedChanges)
+            try FileManager.default.removeItem(at: url)
+        }
+    }
+
+    /// The digest check decrypts with the keys the save derived: a save is one KDF run with either
+    /// check, and the document then holds exactly what a real read of the file gives.
+    @Test(arguments: [VaultDocument.SaveVerification.contentDigest, .fullReadBack])
+    func theSavesCheckRunsNoExtraKDF(_ verification: VaultDocument.SaveVerification) throws {
+        let dir = try TempDirectory()
+        for format in [TestVaultFile.cheapFormat, VaultFormat(version: .v3_1, cipher: .chacha20, kdf: .aes(rounds: 100))] {
+            let url = dir.file("v\(format.version).kdbx")
+            try TestVaultFile.write(to: url, format: format)
+            let counter = KDFCounter()
+            var document = try VaultDocument.open(url.path, key: try TestVaultFile.key(),
+                                                  options: VaultDocument.Options(keyDerivation: counter.derivation, verification: verification))
+            #expect(counter.count == 1)
+            try addGroup(&document, "One")
+            try document.save()
+            #expect(counter.count == 2)
+            #expect(!document.hasUnsavedChanges)
+            #expect(try KDBXCodec.open(try bytes(url), key: try TestVaultFile.key()) == document.vault)
+        }
+    }
+
     @Test func aSaveWaitsForAnotherWritersLockAndGivesUp() throws {
         let dir = try TempDirectory()
         let url = dir.file("v.kdbx")

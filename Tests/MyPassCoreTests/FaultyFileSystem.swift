@@ -15,6 +15,8 @@ final class FaultyFileSystem: VaultFileSystem, @unchecked Sendable {
     private var calls: [Operation: Int] = [:]
     private var corrupting = false
     private var linking: (@Sendable (String) -> Void)?
+    private var flipPosition: Double?
+    private var created: [VaultFileHandle: String] = [:]
 
     /// Makes every later call of `operation` fail with an I/O error.
     func fail(_ operation: Operation) { guardLock.withLock { _ = failing.insert(operation) } }
@@ -29,6 +31,14 @@ final class FaultyFileSystem: VaultFileSystem, @unchecked Sendable {
     var beforeLink: (@Sendable (String) -> Void)? {
         get { guardLock.withLock { linking } }
         set { guardLock.withLock { linking = newValue } }
+    }
+
+    /// Where (0 = the first byte, 1 = the last) the file being saved gets one byte flipped after
+    /// all of it was written, on disk, just before it is flushed: what the save's check must
+    /// catch. `nil`: no flip.
+    var flipsByteAfterWriting: Double? {
+        get { guardLock.withLock { flipPosition } }
+        set { guardLock.withLock { flipPosition = newValue } }
     }
 
     /// How often `operation` was called.
@@ -68,7 +78,9 @@ final class FaultyFileSystem: VaultFileSystem, @unchecked Sendable {
 
     func createExclusive(_ path: String, permissions: UInt32, owner: (userID: UInt32, groupID: UInt32)?) throws(CoreError) -> VaultFileHandle {
         try enter(.createExclusive)
-        return try base.createExclusive(path, permissions: permissions, owner: owner)
+        let handle = try base.createExclusive(path, permissions: permissions, owner: owner)
+        guardLock.withLock { created[handle] = path }
+        return handle
     }
 
     func write(_ handle: VaultFileHandle, _ bytes: UnsafeRawBufferPointer) throws(CoreError) {
@@ -87,6 +99,18 @@ final class FaultyFileSystem: VaultFileSystem, @unchecked Sendable {
 
     func synchronize(_ handle: VaultFileHandle) throws(CoreError) {
         try enter(.synchronize)
+        if let position = flipsByteAfterWriting, let path = guardLock.withLock({ created[handle] }) {
+            // The save's handle is write-only: flip through a second one, as another process would.
+            let size = Int(try base.status(of: handle).size)
+            let offset = off_t(Double(size - 1) * position)
+            let fd = open(path, O_RDWR)
+            guard fd >= 0 else { throw CoreError(.io, "test: cannot open the temporary file") }
+            defer { _ = Foundation.close(fd) }
+            var byte: UInt8 = 0
+            guard pread(fd, &byte, 1, offset) == 1 else { throw CoreError(.io, "test: cannot read back") }
+            byte ^= 0x01
+            guard pwrite(fd, &byte, 1, offset) == 1 else { throw CoreError(.io, "test: cannot flip") }
+        }
         try base.synchronize(handle)
     }
 

@@ -103,8 +103,9 @@ extension VaultDocument {
             if temporaryExists { try? fileSystem.remove(temporaryPath) }
         }
         var sink = FileSink(fileSystem: fileSystem, handle: output)
+        let contentDigest: [UInt8]
         do throws(KDBXError) {
-            try writer.write(plan, keys: keys, to: &sink)
+            contentDigest = try writer.write(plan, keys: keys, to: &sink)
         } catch {
             throw sink.failure ?? CoreError(codecError: error)
         }
@@ -113,19 +114,13 @@ extension VaultDocument {
         fileSystem.close(output)
         outputOpen = false
 
-        // 5. The check: the written file decrypts, with the keys just derived, to the model.
+        // 5. The check, with the keys just derived (no KDF): the file's header is the one planned,
+        //    and its payload decodes to exactly the content serialized from the model (or, with
+        //    `.fullReadBack`, reads back to the model).
         let written = try fileSystem.readFile(temporaryPath, maxBytes: Int.max)
-        let reread: Vault
-        do throws(KDBXError) {
-            let reader = try KDBXReader(file: written, limits: options.limits)
-            reread = try reader.readVault(keys: try reader.keys(transformedKey: transformed))
-        } catch {
-            throw CoreError(.verificationFailed, "the written file does not decrypt: \(error.description)", location: realPath,
-                            underlying: error)
-        }
-        guard reread == toWrite.asWritten(version: plan.version) else {
-            throw CoreError(.verificationFailed, "the written file does not read back to the vault in memory", location: realPath)
-        }
+        let saved = toWrite.asWritten(version: plan.version)
+        try Self.verify(written, plan: plan, transformedKey: transformed, contentDigest: contentDigest, expected: saved,
+                        options: options, location: realPath)
 
         // 6. In place, atomically; then the directory entry to disk.
         try fileSystem.rename(temporaryPath, to: realPath)
@@ -139,12 +134,54 @@ extension VaultDocument {
 
         let loaded = vault.format.version
         identity = VaultFileIdentity(path: realPath, status: writtenStatus, bytes: written)
-        vault = reread
-        savedVault = reread
+        vault = saved
+        savedVault = saved
         cachedKey = CachedTransformedKey(transformedKey: transformed, kdf: plan.header.kdf)
         fileKey = key
         return SaveReport(version: plan.version, raisedFrom: plan.version > max(loaded, .v3_1) ? loaded : nil, merged: merged,
                           warnings: warnings)
+    }
+}
+
+extension VaultDocument {
+    /// How a save checks the file it wrote, before renaming it over the vault. Both decrypt the
+    /// file with the keys the save derived (no second KDF run) and check that its header is the
+    /// one the save planned.
+    public enum SaveVerification: Sendable {
+        /// Decrypt and inflate the file and compare the BLAKE2b-256 of its content (inner header and
+        /// XML) with the digest taken while it was serialized, in constant time: proves that the
+        /// bytes on disk decode to exactly what was written from the model, with no XML parse and
+        /// no second model. The default.
+        case contentDigest
+        /// Read the file back into a second model and compare it with the model as a save at that
+        /// version reads back: also checks the reader against the writer, at the cost of a full
+        /// parse and the memory of a second model (for tests).
+        case fullReadBack
+    }
+
+    /// The save's check (see ``SaveVerification``).
+    /// - Throws: ``CoreError/Code/verificationFailed`` (the codec error as ``CoreError/underlying``
+    ///   when the file does not decrypt).
+    static func verify(_ written: [UInt8], plan: KDBXSavePlan, transformedKey: SecureBytes, contentDigest: [UInt8],
+                       expected: Vault, options: Options, location: String) throws(CoreError) {
+        let matches: Bool
+        do throws(KDBXError) {
+            let reader = try KDBXReader(file: written, limits: options.limits)
+            let keys = try reader.keys(transformedKey: transformedKey)
+            if reader.header.rawBytes != plan.header.rawBytes {
+                matches = false
+            } else if options.verification == .contentDigest {
+                matches = constantTimeEquals(try reader.contentDigest(keys: keys), contentDigest)
+            } else {
+                matches = try reader.readVault(keys: keys) == expected
+            }
+        } catch {
+            throw CoreError(.verificationFailed, "the written file does not decrypt: \(error.description)", location: location,
+                            underlying: error)
+        }
+        guard matches else {
+            throw CoreError(.verificationFailed, "the written file does not read back to the vault in memory", location: location)
+        }
     }
 }
 

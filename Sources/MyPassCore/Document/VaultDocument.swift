@@ -51,12 +51,15 @@ public struct VaultDocument: Sendable {
         /// ``VaultDocument/keePassSynchronize``); `nil`: such a save fails with
         /// ``CoreError/Code/fileChangedOnDisk``.
         public var mergeHandler: MergeHandler?
+        /// How a save checks the file it wrote (default ``SaveVerification/contentDigest``).
+        public var verification: SaveVerification
 
         /// Options with the defaults above and the system file system.
         public init(limits: KDBXLimits = KDBXLimits(), saveOptions: KDBXSaveOptions = KDBXSaveOptions(),
                     maxFileBytes: Int = 1 << 30, lockTimeoutSeconds: Double = 30,
                     fileSystem: any VaultFileSystem = SystemFileSystem(), keyDerivation: KeyDerivation = .standard,
-                    mergeHandler: MergeHandler? = VaultDocument.keePassSynchronize) {
+                    mergeHandler: MergeHandler? = VaultDocument.keePassSynchronize,
+                    verification: SaveVerification = .contentDigest) {
             self.limits = limits
             self.saveOptions = saveOptions
             self.maxFileBytes = maxFileBytes
@@ -64,6 +67,7 @@ public struct VaultDocument: Sendable {
             self.fileSystem = fileSystem
             self.keyDerivation = keyDerivation
             self.mergeHandler = mergeHandler
+            self.verification = verification
         }
     }
 

@@ -137,7 +137,7 @@ extension Vault {
     @discardableResult
     public mutating func editEntry(_ uuid: KDBXUUID, applying patch: EntryPatch, now: KDBXTime) throws(CoreError) -> Bool {
         let protection = meta.memoryProtection
-        guard let before = locatedEntries.first(where: { $0.entry.uuid == uuid }) else {
+        guard let before = locatedEntry(withUUID: uuid) else {
             throw CoreError(.notFound, "no such entry", location: uuid.hexString)
         }
         var after = before.entry

@@ -44,6 +44,17 @@ extension Vault {
         return out
     }
 
+    /// The current entry with `uuid` and where it lives (the first in pre-order), or `nil`; walks
+    /// the tree without collecting the other entries.
+    public func locatedEntry(withUUID uuid: KDBXUUID) -> LocatedEntry? {
+        var found: LocatedEntry?
+        root.forEachGroup { group, path in
+            guard found == nil, let entry = group.entries.first(where: { $0.uuid == uuid }) else { return }
+            found = LocatedEntry(entry: entry, groupPath: path, groupUUID: group.uuid)
+        }
+        return found
+    }
+
     /// Every group with its path below the root, pre-order.
     public var locatedGroups: [LocatedGroup] {
         var out: [LocatedGroup] = []
@@ -60,17 +71,24 @@ extension Vault {
     ///   ``CoreError/Code/ambiguous`` when the path names several entries (the reason lists what
     ///   tells them apart: UUID, user name, last modification time).
     public func resolveEntry(path: String) throws(CoreError) -> LocatedEntry {
-        let all = locatedEntries
-        if let uuid = Vault.uuid(from: path), let found = all.first(where: { $0.entry.uuid == uuid }) {
+        // Only the matches are collected (a list of every entry costs as much memory as the
+        // entries themselves); the full list is built for the suggestions of a failed lookup.
+        if let uuid = Vault.uuid(from: path), let found = locatedEntry(withUUID: uuid) {
             return found
         }
         let components = Vault.pathComponents(path)
         guard let title = components.last else { throw CoreError(.notFound, "no entry '\(path)'") }
         let groupPath = Array(components.dropLast())
-        let candidates = all.filter { $0.groupPath == groupPath && $0.entry.title == title }
+        var candidates: [LocatedEntry] = []
+        root.forEachGroup { group, path in
+            guard path == groupPath else { return }
+            for entry in group.entries where entry.title == title {
+                candidates.append(LocatedEntry(entry: entry, groupPath: path, groupUUID: group.uuid))
+            }
+        }
         if candidates.count == 1 { return candidates[0] }
         if candidates.isEmpty {
-            let known = all.map { Vault.displayPath($0.path) }
+            let known = locatedEntries.map { Vault.displayPath($0.path) }
             throw CoreError(.notFound, "no entry '\(path)'" + Vault.didYouMean(Vault.suggestions(for: Vault.displayPath(components), among: known)))
         }
         let list = candidates.map { candidate in

@@ -135,6 +135,32 @@ package struct KDBXReader {
         return try makeVault(body, innerStream: pipeline.innerStreamAlgorithm)
     }
 
+    /// Decrypts and inflates like ``readVault(keys:)``, but hashes the content instead of parsing
+    /// it: the BLAKE2b-256 (32 bytes, RFC 7693) of the inner header and the XML (4.x) or of the XML (3.x). A
+    /// save's check compares it with ``KDBXWriter/write(_:keys:to:)``'s digest: equal digests prove
+    /// that the file decodes to exactly the bytes serialized from the model, without building a
+    /// second model. The HMAC blocks (4.x), the stream start bytes and hashed blocks (3.x) and the
+    /// gzip trailer are checked as in a full read.
+    /// - Throws: ``KDBXError`` `.wrongKey` (3.x start bytes), `.corruptedFile`, `.limitExceeded`.
+    /// - Complexity: linear in the file; memory bounded by the 64 KiB chunks and the inflate window.
+    package func contentDigest(keys: MasterKeys) throws(KDBXError) -> [UInt8] {
+        var decryptor = try header.cipher.makeDecryptor(key: keys.cipherKey, iv: header.encryptionIV)
+        var pipeline = try PayloadPipeline(header: header, limits: limits, payloadByteCount: file.count - payloadOffset,
+                                           digestsContent: true)
+        try forEachCiphertextChunk(keys: keys) { (chunk) throws(KDBXError) in
+            var plain = decryptor.update(chunk)
+            defer { wipe(&plain) }
+            try pipeline.consumePlaintext(plain[...])
+        }
+        var tail: [UInt8]
+        do { tail = try decryptor.finalize() } catch {
+            throw KDBXError(.corruptedFile, "the payload padding is invalid")
+        }
+        defer { wipe(&tail) }
+        try pipeline.consumePlaintext(tail[...])
+        return try pipeline.finishDigest()
+    }
+
     /// Calls `body` with the ciphertext in chunks of at most 64 KiB: the verified HMAC block data
     /// (4.x) or the bytes after the header (3.x).
     private func forEachCiphertextChunk(keys: MasterKeys, _ body: (ArraySlice<UInt8>) throws(KDBXError) -> Void) throws(KDBXError) {

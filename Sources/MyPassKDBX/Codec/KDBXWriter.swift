@@ -70,8 +70,12 @@ package struct KDBXWriter {
     }
 
     /// Writes the whole file for `plan` with `keys` (derived for the plan's header) to `sink`.
+    /// - Returns: the BLAKE2b-256 (32 bytes, RFC 7693) of the content as serialized, before compression: the
+    ///   inner header and the XML (4.x) or the XML (3.x); ``KDBXReader/contentDigest(keys:)`` of the
+    ///   written file must equal it.
     /// - Throws: ``KDBXError`` `.invalidModel` when the cipher fails; what `sink` throws.
-    package func write(_ plan: KDBXSavePlan, keys: MasterKeys, to sink: inout some KDBXByteSink) throws(KDBXError) {
+    @discardableResult
+    package func write(_ plan: KDBXSavePlan, keys: MasterKeys, to sink: inout some KDBXByteSink) throws(KDBXError) -> [UInt8] {
         let header = plan.header
         let isKDBX4 = plan.version.isKDBX4
         let headerBytes = header.rawBytes
@@ -101,6 +105,7 @@ package struct KDBXWriter {
             binaryPool: pool) { chunk in encoder.emitContent(chunk[...]) }
         try encoder.finish()
         sink = encoder.sink
+        return encoder.contentHasher.finalize()
     }
 
     /// The whole file in memory (prepare, one KDF, write).
@@ -124,6 +129,8 @@ private final class PayloadEncoder<Sink: KDBXByteSink> {
     private var hashedBlocks: HashedBlockStream.Writer?
     private var framed: [UInt8] = []
     private var failure: KDBXError?
+    /// The hash of the content, as it enters deflate.
+    var contentHasher = PayloadPipeline.contentHash()
 
     init(sink: Sink, encryptor: any StreamingCipher, isKDBX4: Bool, hmacKey: SecureBytes, blockByteCount: Int,
          compressionLevel: Int?) {
@@ -145,6 +152,7 @@ private final class PayloadEncoder<Sink: KDBXByteSink> {
     /// Content (inner header, XML): compressed, then framed and encrypted.
     func emitContent(_ content: ArraySlice<UInt8>) {
         guard failure == nil, !content.isEmpty else { return }
+        contentHasher.update(content)
         if deflater != nil {
             var compressed = deflater!.update(content)
             defer { wipe(&compressed) }

@@ -11,7 +11,8 @@ extension Vault {
     ///   seed read as empty; none in 3.1;
     /// - group tags exist from 4.1 on; the separator of a `Tags` value without one (a single tag,
     ///   or none) reads back as the file's first separator so far, `;` before any.
-    /// Everything else reads back as it is.
+    /// Everything else reads back as it is. Only what changes is copied: the result shares the
+    /// storage of every group and entry that reads back as it is.
     package func asWritten(version: KDBXVersion) -> Vault {
         var copy = self
         copy.format.version = version
@@ -42,23 +43,57 @@ extension Vault {
             }
             return found
         }
-        func normalize(_ entry: inout Entry) {
-            if !is41 || entry.previousParentGroup?.isZero == true { entry.previousParentGroup = nil }
-            if entry.customIconUUID?.isZero == true { entry.customIconUUID = nil }
+        // Read-only walks that copy a value only when it changes, so that a vault needing no change
+        // shares all its storage with the result (no whole-tree copy on every save).
+        func normalized(_ entry: Entry) -> Entry? {
+            let dropsParent = entry.previousParentGroup.map { !is41 || $0.isZero } ?? false
+            let dropsIcon = entry.customIconUUID?.isZero == true
             let separator = readBackSeparator(entry.tags, entry.tagSeparator)
-            if entry.tagSeparator != separator { entry.tagSeparator = separator }
-            for index in entry.history.indices { normalize(&entry.history[index]) }
+            var history: [Entry]?
+            for index in entry.history.indices {
+                guard let item = normalized(entry.history[index]) else { continue }
+                if history == nil { history = entry.history }
+                history![index] = item
+            }
+            guard dropsParent || dropsIcon || separator != entry.tagSeparator || history != nil else { return nil }
+            var result = entry
+            if dropsParent { result.previousParentGroup = nil }
+            if dropsIcon { result.customIconUUID = nil }
+            if separator != entry.tagSeparator { result.tagSeparator = separator }
+            if let history { result.history = history }
+            return result
         }
-        func normalize(_ group: inout Group) {
-            if !is41 || group.previousParentGroup?.isZero == true { group.previousParentGroup = nil }
-            if group.customIconUUID?.isZero == true { group.customIconUUID = nil }
-            if !is41 { group.tags = [] }
-            let separator: Character = group.tags.isEmpty ? ";" : readBackSeparator(group.tags, group.tagSeparator)
-            if group.tagSeparator != separator { group.tagSeparator = separator }
-            for index in group.entries.indices { normalize(&group.entries[index]) }
-            for index in group.groups.indices { normalize(&group.groups[index]) }
+        func normalized(_ group: Group) -> Group? {
+            let dropsParent = group.previousParentGroup.map { !is41 || $0.isZero } ?? false
+            let dropsIcon = group.customIconUUID?.isZero == true
+            let dropsTags = !is41 && !group.tags.isEmpty
+            let tags = dropsTags ? [] : group.tags
+            let separator: Character = tags.isEmpty ? ";" : readBackSeparator(tags, group.tagSeparator)
+            var entries: [Entry]?
+            for index in group.entries.indices {
+                guard let entry = normalized(group.entries[index]) else { continue }
+                if entries == nil { entries = group.entries }
+                entries![index] = entry
+            }
+            var groups: [Group]?
+            for index in group.groups.indices {
+                guard let child = normalized(group.groups[index]) else { continue }
+                if groups == nil { groups = group.groups }
+                groups![index] = child
+            }
+            guard dropsParent || dropsIcon || dropsTags || separator != group.tagSeparator || entries != nil || groups != nil else {
+                return nil
+            }
+            var result = group
+            if dropsParent { result.previousParentGroup = nil }
+            if dropsIcon { result.customIconUUID = nil }
+            if dropsTags { result.tags = [] }
+            if separator != group.tagSeparator { result.tagSeparator = separator }
+            if let entries { result.entries = entries }
+            if let groups { result.groups = groups }
+            return result
         }
-        normalize(&copy.root)
+        if let root = normalized(root) { copy.root = root }
         return copy
     }
 }
