@@ -102,4 +102,26 @@ struct AutoFillCommandTests {
         #expect(result.status == 0, "\(result.stderrText)")
         #expect(result.stdoutText == "Suggestions for https://login.sitea.com.au:\n  Site A\nOther entries:\n  Registry\n")
     }
+
+    @Test("after unlock, match and ls open the index with the agent's transformed key: no prompt, no KDF, any budget")
+    func agentCachedKey() throws {
+        let sandbox = try AgentSandbox()
+        let vault = try sandbox.scratch.copy(Demo.vault)
+        let expected = try sandbox.run(["match", vault, "https://gist.github.com", "--all", "--no-agent"], stdin: Demo.stdin)
+        #expect(expected.status == 0)
+        #expect(expected.stdoutText.hasPrefix("Suggestions for https://gist.github.com:\n  GitHub  sam-dev  Work\n"))
+        // Without the agent the KDF would need 1 MiB + 12 MiB of margin: 1MB is refused.
+        let refused = try sandbox.run(["match", vault, "github.com", "--budget", "1MB", "--no-agent"], stdin: Demo.stdin)
+        #expect(refused.status == 1)
+
+        let unlock = try sandbox.run(["unlock", vault], stdin: Demo.stdin)
+        #expect(unlock.status == 0, "\(unlock.stderrText)")
+        // Nothing on stdin from here on; the cached key runs no KDF, so the budget holds.
+        let matched = try sandbox.run(["match", vault, "https://gist.github.com", "--all", "--budget", "1MB"])
+        #expect(matched.status == 0, "\(matched.stderrText)")
+        #expect(matched.stdoutText == expected.stdoutText)
+        let listed = try sandbox.run(["ls", vault])
+        #expect(listed.status == 0, "\(listed.stderrText)")
+        #expect(listed.stdoutText.hasPrefix("Welcome       sam\nGitHub        sam-dev          Work\n"))
+    }
 }
