@@ -35,7 +35,6 @@ let package = Package(
         .target(
             name: "MyPassCore",
             dependencies: ["MyPassBytes", "MyPassCrypto", "MyPassKDBX"],
-            resources: [.copy("Resources/public_suffix_list.dat")],
             swiftSettings: strict),
         .executableTarget(name: "mypass", dependencies: ["MyPassCore"], swiftSettings: strict),
         .executableTarget(

@@ -74,4 +74,54 @@ struct AutoFillCommandTests {
             if search == "GIT" { #expect(entries.compactMap { $0["title"] as? String } == ["GitHub"]) }
         }
     }
+
+    @Test("a copied mypass binary alone matches with the public suffix list compiled in (issue 17)")
+    func copiedBinaryAloneMatches() throws {
+        let scratch = try Scratch()
+        let lone = scratch.url.appendingPathComponent("mypass")
+        try FileManager.default.copyItem(at: CLI.binary, to: lone)
+        // No resource bundle is looked up: the old build kept the list in
+        // MyPass_MyPassCore.resources beside the binary and died (exit 132) without it.
+        let binary = try Data(contentsOf: lone)
+        #expect(binary.range(of: Data("MyPass_MyPassCore.resources".utf8)) == nil)
+
+        // Only the list tells these apart: `com.au` is a public suffix, so its entry matches no
+        // site under it, while the entry for `sitea.com.au` matches its subdomain.
+        var vault = Vault.new(name: "Suffixes", now: .minimum)
+        var parent = Entry(), suffix = Entry()
+        parent.title = "Site A"
+        parent.url = "https://sitea.com.au"
+        suffix.title = "Registry"
+        suffix.url = "https://com.au"
+        vault.root.entries = [suffix, parent]
+        vault.format.kdf = .argon2(Argon2Settings(variant: .argon2d, memoryBytes: 1 << 20, iterations: 1, parallelism: 1))
+        let key = try CompositeKey(password: ProtectedString("pw"), keyFileContents: nil)
+        _ = try scratch.write("suffixes.kdbx", try KDBXCodec.save(vault, key: key))
+        let result = try runProcess(lone, ["match", "suffixes.kdbx", "https://login.sitea.com.au", "--all"],
+                                    stdin: Array("pw\n".utf8), currentDirectory: scratch.url)
+        #expect(result.status == 0, "\(result.stderrText)")
+        #expect(result.stdoutText == "Suggestions for https://login.sitea.com.au:\n  Site A\nOther entries:\n  Registry\n")
+    }
+
+    @Test("after unlock, match and ls open the index with the agent's transformed key: no prompt, no KDF, any budget")
+    func agentCachedKey() throws {
+        let sandbox = try AgentSandbox()
+        let vault = try sandbox.scratch.copy(Demo.vault)
+        let expected = try sandbox.run(["match", vault, "https://gist.github.com", "--all", "--no-agent"], stdin: Demo.stdin)
+        #expect(expected.status == 0)
+        #expect(expected.stdoutText.hasPrefix("Suggestions for https://gist.github.com:\n  GitHub  sam-dev  Work\n"))
+        // Without the agent the KDF would need 1 MiB + 12 MiB of margin: 1MB is refused.
+        let refused = try sandbox.run(["match", vault, "github.com", "--budget", "1MB", "--no-agent"], stdin: Demo.stdin)
+        #expect(refused.status == 1)
+
+        let unlock = try sandbox.run(["unlock", vault], stdin: Demo.stdin)
+        #expect(unlock.status == 0, "\(unlock.stderrText)")
+        // Nothing on stdin from here on; the cached key runs no KDF, so the budget holds.
+        let matched = try sandbox.run(["match", vault, "https://gist.github.com", "--all", "--budget", "1MB"])
+        #expect(matched.status == 0, "\(matched.stderrText)")
+        #expect(matched.stdoutText == expected.stdoutText)
+        let listed = try sandbox.run(["ls", vault])
+        #expect(listed.status == 0, "\(listed.stderrText)")
+        #expect(listed.stdoutText.hasPrefix("Welcome       sam\nGitHub        sam-dev          Work\n"))
+    }
 }

@@ -1,4 +1,5 @@
 import MyPassCore
+import MyPassTestSupport
 import Testing
 
 @Suite("Punycode and host names")
@@ -61,7 +62,41 @@ struct PublicSuffixListTests {
     let list = PublicSuffixList.bundled
 
     @Test func loadsTheBundledList() {
-        #expect(list.ruleCount > 9000)
+        // 9,957 normal, 283 wildcard and 8 exception rules: every rule line of the .dat file.
+        #expect(list.ruleCount == 10_248)
+        #expect(list.ruleLists.wildcards.count == 283)
+        #expect(list.ruleLists.exceptions == ["city.kawasaki.jp", "city.kitakyushu.jp", "city.kobe.jp", "city.nagoya.jp",
+                                              "city.sapporo.jp", "city.sendai.jp", "city.yokohama.jp", "www.ck"])
+    }
+
+    /// The generated source (`PublicSuffixList+Embedded.swift`) holds the .dat file's rules, rule
+    /// for rule, as the Swift parser reads them; each table strictly sorted, as the search needs.
+    @Test func embeddedListEqualsTheDatFile() throws {
+        let parsed = PublicSuffixList(text: try TestVectors.text("core/public_suffix_list.dat"))
+        let file = parsed.ruleLists, embedded = list.ruleLists
+        #expect(parsed.ruleCount == 10_248)
+        #expect(embedded.normal == file.normal)
+        #expect(embedded.wildcards == file.wildcards)
+        #expect(embedded.exceptions == file.exceptions)
+        for table in [embedded.normal, embedded.wildcards, embedded.exceptions] {
+            #expect(zip(table, table.dropFirst()).allSatisfy { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+        }
+    }
+
+    /// Every rule is found by the embedded table's search as by the parsed sets: a host two
+    /// labels under each rule gets the same public suffix from both (first and last lines too).
+    @Test func embeddedSearchFindsEveryRule() throws {
+        let parsed = PublicSuffixList(text: try TestVectors.text("core/public_suffix_list.dat"))
+        let lists = parsed.ruleLists
+        var checked = 0
+        for rule in lists.normal + lists.wildcards + lists.exceptions {
+            let host = try #require(HostName("a.b." + rule))
+            #expect(list.publicSuffix(of: host) == parsed.publicSuffix(of: host), "\(rule)")
+            checked += 1
+        }
+        #expect(checked == 10_248)
+        #expect(list.publicSuffix(of: try #require(HostName("x.0.bg"))) == "0.bg")
+        #expect(list.publicSuffix(of: try #require(HostName("zz.unlisted-tld"))) == "unlisted-tld")
     }
 
     @Test(arguments: [

@@ -8,7 +8,8 @@ extension VaultContext {
     /// master password (unless `--no-password`) and `--keyfile` as ``open(_:readsEntryPassword:forWriting:)``,
     /// then core's streaming ``CredentialIndex/open(_:key:cachedKey:options:)`` instead of the full
     /// model (no attachment, history item or icon image is kept). For `ls` and `match` when
-    /// they need nothing more than the index.
+    /// they need nothing more than the index. Keys the agent holds open it without a prompt and
+    /// without the KDF (``openIndexWithAgent(_:budgetBytes:)``).
     ///
     /// - Parameter budgetBytes: the memory budget (`match --budget`), checked before the KDF.
     /// - Throws: `CLIError` with exit 1 (missing file, unreadable key file, over the budget), 3
@@ -25,6 +26,9 @@ extension VaultContext {
             keyFileContents = try readFile(keyFile, what: "key file", maxBytes: KeyFileLimits.maxBytes)
         }
         defer { if keyFileContents != nil { wipe(&keyFileContents!) } }
+        if AgentClient.isEnabled(parsed), let index = try openIndexWithAgent(path, budgetBytes: budgetBytes) {
+            return index
+        }
         let password = noPassword ? nil : try SecretReader.readSecret(prompt: "Password for \(displayName(path)): ")
         let key: CompositeKey
         do {
@@ -42,6 +46,35 @@ extension VaultContext {
             }
             throw CommandLineTool.map(error, file: path)
         }
+    }
+
+    /// Opens the index of `path` with the keys the agent holds for it, if any, as the AutoFill
+    /// extension does with the transformed key it keeps: no prompt, and no KDF while the file
+    /// keeps the seed the key was derived for (then any budget holds). After another client
+    /// re-saved the file the composite key derives again (the budget is checked first) and the
+    /// agent learns the new transformed key; when it no longer opens the file the agent forgets
+    /// it and `nil` sends the caller back to the prompt.
+    /// - Throws: `CLIError` for failures that asking again would not cure (over the budget, a
+    ///   corrupted file).
+    static func openIndexWithAgent(_ path: String, budgetBytes: UInt64?) throws -> CredentialIndex? {
+        guard let held = AgentClient.keys(forVault: path) else { return nil }
+        let opened: CredentialIndex.Opened
+        do {
+            opened = try Progress.run("Unlocking \(displayName(path))…") { () throws(CoreError) -> CredentialIndex.Opened in
+                try CredentialIndex.open(path, key: held.compositeKey, cachedKey: held.cachedKey,
+                                         options: CredentialIndex.OpenOptions(budgetBytes: budgetBytes))
+            }
+        } catch let error as CoreError {
+            if error.code == .memoryBudgetExceeded {
+                throw CLIError.failure("cannot open '\(path)' within the memory budget: \(error.reason)")
+            }
+            guard error.code == .wrongKey else { throw CommandLineTool.map(error, file: path) }
+            _ = try? AgentClient.lock(vault: path)
+            Console.err("Note: the key the agent kept no longer opens '\(path)'; asking again.\n")
+            return nil
+        }
+        if opened.ranKDF { AgentClient.update(vault: path, cachedKey: opened.cachedKey) }
+        return opened.index
     }
 
     /// A size in bytes from the command line: a whole number with an optional unit, `B`, `KB`,
