@@ -30,31 +30,11 @@ public enum BitwardenJSON {
             throw CoreError(.invalidImport, "no \"items\" array: not a Bitwarden JSON export", location: "line 1")
         }
         var builder = ImportTreeBuilder(now: now)
-        var folders: [String: [String]] = [:]
-        for folder in json["folders"]?.array ?? [] {
-            let line = folder.line
-            guard let id = folder["id"]?.string, let name = folder["name"]?.string else {
-                throw CoreError(.invalidImport, "a folder without an id or a name", location: "line \(line)")
-            }
-            guard folders[id] == nil else {
-                throw CoreError(.invalidImport, "the folder id '\(id)' appears twice", location: "line \(line)")
-            }
-            let path = name.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
-            folders[id] = path
-            builder.ensure(path)
-        }
+        let folderList = try paths(json["folders"], what: "folder")
+        for folder in folderList { builder.ensure(folder.path) }
+        let folders = Dictionary(uniqueKeysWithValues: folderList.map { ($0.id, $0.path) })
         // An organisation's export has collections instead of folders (`A/B` nests as well).
-        var collections: [String: [String]] = [:]
-        for collection in json["collections"]?.array ?? [] {
-            let line = collection.line
-            guard let id = collection["id"]?.string, let name = collection["name"]?.string else {
-                throw CoreError(.invalidImport, "a collection without an id or a name", location: "line \(line)")
-            }
-            guard collections[id] == nil else {
-                throw CoreError(.invalidImport, "the collection id '\(id)' appears twice", location: "line \(line)")
-            }
-            collections[id] = name.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
-        }
+        let collections = Dictionary(uniqueKeysWithValues: try paths(json["collections"], what: "collection").map { ($0.id, $0.path) })
         for item in items {
             let line = item.line
             var path: [String] = []
@@ -73,6 +53,25 @@ public enum BitwardenJSON {
             builder.add(try entry(item, line: line, now: now), at: path)
         }
         return builder.root
+    }
+
+    /// The ids of a `folders` or `collections` array with their group paths (`name`, `A/B`
+    /// nesting), in the file's order.
+    /// - Throws: ``CoreError/Code/invalidImport`` for a member without an id or a name, or an id given twice.
+    static func paths(_ list: ImportJSON?, what: String) throws(CoreError) -> [(id: String, path: [String])] {
+        var paths: [(id: String, path: [String])] = []
+        var seen: Set<String> = []
+        for member in list?.array ?? [] {
+            let line = member.line
+            guard let id = member["id"]?.string, let name = member["name"]?.string else {
+                throw CoreError(.invalidImport, "a \(what) without an id or a name", location: "line \(line)")
+            }
+            guard seen.insert(id).inserted else {
+                throw CoreError(.invalidImport, "the \(what) id '\(id)' appears twice", location: "line \(line)")
+            }
+            paths.append((id, name.split(separator: "/", omittingEmptySubsequences: true).map(String.init)))
+        }
+        return paths
     }
 
     static func entry(_ item: ImportJSON, line: Int, now: KDBXTime) throws(CoreError) -> Entry {

@@ -118,19 +118,8 @@ package struct KDBXReader {
     /// Decrypts, inflates and parses in one streaming pass (the stages above, fused).
     /// - Throws: ``KDBXError`` `.wrongKey` (3.x start bytes), `.corruptedFile`, `.limitExceeded`.
     package func readVault(keys: MasterKeys) throws(KDBXError) -> Vault {
-        var decryptor = try header.cipher.makeDecryptor(key: keys.cipherKey, iv: header.encryptionIV)
         var pipeline = try PayloadPipeline(header: header, limits: limits, payloadByteCount: file.count - payloadOffset)
-        try forEachCiphertextChunk(keys: keys) { (chunk) throws(KDBXError) in
-            var plain = decryptor.update(chunk)
-            defer { wipe(&plain) }
-            try pipeline.consumePlaintext(plain[...])
-        }
-        var tail: [UInt8]
-        do { tail = try decryptor.finalize() } catch {
-            throw KDBXError(.corruptedFile, "the payload padding is invalid")
-        }
-        defer { wipe(&tail) }
-        try pipeline.consumePlaintext(tail[...])
+        try streamPlaintext(keys: keys, into: &pipeline)
         let body = try pipeline.finishPlaintext()
         return try makeVault(body, innerStream: pipeline.innerStreamAlgorithm)
     }
@@ -144,9 +133,17 @@ package struct KDBXReader {
     /// - Throws: ``KDBXError`` `.wrongKey` (3.x start bytes), `.corruptedFile`, `.limitExceeded`.
     /// - Complexity: linear in the file; memory bounded by the 64 KiB chunks and the inflate window.
     package func contentDigest(keys: MasterKeys) throws(KDBXError) -> [UInt8] {
-        var decryptor = try header.cipher.makeDecryptor(key: keys.cipherKey, iv: header.encryptionIV)
         var pipeline = try PayloadPipeline(header: header, limits: limits, payloadByteCount: file.count - payloadOffset,
                                            digestsContent: true)
+        try streamPlaintext(keys: keys, into: &pipeline)
+        return try pipeline.finishDigest()
+    }
+
+    /// Decrypts the whole payload into `pipeline`, 64 KiB of ciphertext at a time, each plaintext
+    /// chunk wiped once consumed; the padding (CBC) is checked at the end.
+    /// - Throws: ``KDBXError`` `.corruptedFile` (bad padding), and what the pipeline throws.
+    private func streamPlaintext(keys: MasterKeys, into pipeline: inout PayloadPipeline) throws(KDBXError) {
+        var decryptor = try header.cipher.makeDecryptor(key: keys.cipherKey, iv: header.encryptionIV)
         try forEachCiphertextChunk(keys: keys) { (chunk) throws(KDBXError) in
             var plain = decryptor.update(chunk)
             defer { wipe(&plain) }
@@ -158,7 +155,6 @@ package struct KDBXReader {
         }
         defer { wipe(&tail) }
         try pipeline.consumePlaintext(tail[...])
-        return try pipeline.finishDigest()
     }
 
     /// Calls `body` with the ciphertext in chunks of at most 64 KiB: the verified HMAC block data
