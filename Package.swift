@@ -47,6 +47,10 @@ let package = Package(
         .target(
             name: "MyPassTestSupport", dependencies: ["MyPassBytes", "MyPassKDBX"], path: "Tests/MyPassTestSupport",
             swiftSettings: strict),
+        // The libFuzzer harnesses' bodies (Fuzz/run.sh links them into a fuzz binary; the tests replay the corpora).
+        .target(
+            name: "MyPassFuzzing", dependencies: ["MyPassCore", "MyPassKDBX", "MyPassCompression", "MyPassCrypto"],
+            path: "Fuzz/Harnesses", swiftSettings: strict),
         .testTarget(name: "MyPassBytesTests", dependencies: ["MyPassBytes", "MyPassTestSupport"], swiftSettings: strict),
         .testTarget(name: "MyPassCryptoTests", dependencies: ["MyPassCrypto", "MyPassTestSupport"], swiftSettings: strict),
         .testTarget(
@@ -57,6 +61,8 @@ let package = Package(
         .testTarget(name: "MyPassCoreTests", dependencies: ["MyPassCore", "MyPassTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "MyPassCLITests", dependencies: ["mypass", "mypass-bench", "MyPassTestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "MyPassFuzzTests", dependencies: ["MyPassFuzzing", "mypass", "MyPassTestSupport"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,11 +2,13 @@ import Foundation
 import MyPassCore
 import MyPassKDBX
 
-/// The system file system with failures on demand: the next call of one operation fails, or every
-/// write flips a bit (so that the save's check must catch it). Counts the calls of each operation.
+/// The system file system with failures on demand: every later call of one operation fails, the
+/// k-th call of any operation fails, or every write flips a bit (so that the save's check must
+/// catch it). Counts the calls of each operation and records their order.
 final class FaultyFileSystem: VaultFileSystem, @unchecked Sendable {
     enum Operation: String, CaseIterable, Sendable {
         case resolve, status, readFile, lock, createExclusive, write, synchronize, rename, link, synchronizeDirectory, remove
+        case isWritable, statusOfHandle, contentsOfDirectory
     }
 
     private let base = SystemFileSystem()
@@ -17,6 +19,8 @@ final class FaultyFileSystem: VaultFileSystem, @unchecked Sendable {
     private var linking: (@Sendable (String) -> Void)?
     private var flipPosition: Double?
     private var created: [VaultFileHandle: String] = [:]
+    private var recorded: [Operation] = []
+    private var failingCall: Int?
 
     /// Makes every later call of `operation` fail with an I/O error.
     func fail(_ operation: Operation) { guardLock.withLock { _ = failing.insert(operation) } }
@@ -41,13 +45,28 @@ final class FaultyFileSystem: VaultFileSystem, @unchecked Sendable {
         set { guardLock.withLock { flipPosition = newValue } }
     }
 
+    /// Makes call number `index` (0 = the next call, of any operation but `close`) fail, once.
+    func failCall(_ index: Int) {
+        guardLock.withLock {
+            recorded = []
+            failingCall = index
+        }
+    }
+
+    /// Forgets the calls recorded so far (``callLog`` starts again from the next one).
+    func startRecording() { guardLock.withLock { recorded = [] } }
+
+    /// The operations called since ``startRecording()`` or ``failCall(_:)``, in order.
+    var callLog: [Operation] { guardLock.withLock { recorded } }
+
     /// How often `operation` was called.
     func count(_ operation: Operation) -> Int { guardLock.withLock { calls[operation, default: 0] } }
 
     private func enter(_ operation: Operation) throws(CoreError) {
         let fails = guardLock.withLock { () -> Bool in
             calls[operation, default: 0] += 1
-            return failing.contains(operation)
+            recorded.append(operation)
+            return failing.contains(operation) || recorded.count - 1 == failingCall
         }
         if fails { throw CoreError(.io, "injected failure: \(operation.rawValue)") }
     }
@@ -62,7 +81,10 @@ final class FaultyFileSystem: VaultFileSystem, @unchecked Sendable {
         return try base.status(path)
     }
 
-    func isWritable(_ path: String) -> Bool { base.isWritable(path) }
+    func isWritable(_ path: String) -> Bool {
+        do throws(CoreError) { try enter(.isWritable) } catch { return false }
+        return base.isWritable(path)
+    }
 
     func readFile(_ path: String, maxBytes: Int) throws(CoreError) -> [UInt8] {
         try enter(.readFile)
@@ -74,7 +96,10 @@ final class FaultyFileSystem: VaultFileSystem, @unchecked Sendable {
         return try base.lock(path, timeoutSeconds: timeoutSeconds)
     }
 
-    func status(of handle: VaultFileHandle) throws(CoreError) -> VaultFileStatus { try base.status(of: handle) }
+    func status(of handle: VaultFileHandle) throws(CoreError) -> VaultFileStatus {
+        try enter(.statusOfHandle)
+        return try base.status(of: handle)
+    }
 
     func createExclusive(_ path: String, permissions: UInt32, owner: (userID: UInt32, groupID: UInt32)?) throws(CoreError) -> VaultFileHandle {
         try enter(.createExclusive)
@@ -137,7 +162,10 @@ final class FaultyFileSystem: VaultFileSystem, @unchecked Sendable {
         try base.remove(path)
     }
 
-    func contentsOfDirectory(_ path: String) throws(CoreError) -> [String] { try base.contentsOfDirectory(path) }
+    func contentsOfDirectory(_ path: String) throws(CoreError) -> [String] {
+        try enter(.contentsOfDirectory)
+        return try base.contentsOfDirectory(path)
+    }
 }
 
 /// Counts KDF runs (the document's key derivation seam).

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import MyPassCore
 import MyPassKDBX
@@ -16,8 +19,27 @@ enum AttachmentCommand {
             Console.outBytes(attachment.data)
             return
         }
-        guard FileManager.default.createFile(atPath: file, contents: Data(attachment.data)) else {
-            throw CLIError.failure("cannot write '\(file)'")
+        // Written to a temporary file beside FILE and renamed over it: a full disk or any other
+        // failure leaves neither a partial FILE nor the temporary file, and says why.
+        let temporary = file + ".mypass-\(getpid()).tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+        guard fd >= 0 else { throw CLIError.failure("cannot write '\(file)': \(String(cString: strerror(errno)))") }
+        var failure: Int32 = 0
+        attachment.data.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let count = write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { failure = count < 0 ? errno : EIO; return }
+                offset += count
+            }
+        }
+        if failure == 0 && fsync(fd) != 0 { failure = errno }
+        if close(fd) != 0 && failure == 0 { failure = errno }
+        if failure == 0 && rename(temporary, file) != 0 { failure = errno }
+        guard failure == 0 else {
+            unlink(temporary)
+            throw CLIError.failure("cannot write '\(file)': \(String(cString: strerror(failure)))")
         }
         Console.err("Wrote \(Text.byteSize(attachment.data.count)) to '\(file)'.\n")
     }

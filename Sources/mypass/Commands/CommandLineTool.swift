@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import MyPassCore
 import MyPassKDBX
 
@@ -47,6 +52,10 @@ enum CommandLineTool {
     static func run(_ arguments: [String]) -> Int32 {
         do {
             try dispatch(arguments)
+            if Console.outputFailure != 0 {
+                report(.failure("cannot write standard output: \(String(cString: strerror(Console.outputFailure)))"))
+                return ExitCode.failure.rawValue
+            }
             return ExitCode.success.rawValue
         } catch let error as CLIError {
             // An empty message is an outcome told by the exit code alone (match without a suggestion).

@@ -21,6 +21,13 @@ enum Console {
     /// Sets ``isQuiet`` (once, when the command line is parsed).
     static func setQuiet(_ quiet: Bool) { quietState.store(quiet, ordering: .relaxed) }
 
+    private static let outputErrno = Atomic<Int32>(0)
+
+    /// The `errno` of the first failed write to standard output other than a reader that went
+    /// away (`EPIPE`), such as `ENOSPC` on a full disk; 0 when every write went through. The
+    /// command then fails with a message instead of exiting 0 on a truncated result.
+    static var outputFailure: Int32 { outputErrno.load(ordering: .relaxed) }
+
     /// Writes a secondary message (a prompt, a note) to standard error unless ``isQuiet``.
     static func note(_ text: String) { if !isQuiet { writeAll(2, text) } }
 
@@ -50,7 +57,14 @@ enum Console {
             let written = write(fd, base, remaining)
             if written < 0 {
                 if errno == EINTR { continue }
-                return  // EPIPE and friends: the reader went away; nothing sensible to report
+                // EPIPE: the reader went away; nothing sensible to report. Anything else on
+                // standard output (ENOSPC, EIO) fails the command.
+                if fd == 1 && errno != EPIPE { _ = outputErrno.compareExchange(expected: 0, desired: errno, ordering: .relaxed) }
+                return
+            }
+            if written == 0 {
+                if fd == 1 { _ = outputErrno.compareExchange(expected: 0, desired: EIO, ordering: .relaxed) }
+                return
             }
             remaining -= written
             base += written

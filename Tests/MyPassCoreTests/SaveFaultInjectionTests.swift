@@ -1,0 +1,79 @@
+import Foundation
+import MyPassCore
+import MyPassKDBX
+import Testing
+
+/// The safe save with a failure injected at each of its file-system calls in turn: a dry run
+/// lists the calls, then for every k a fresh save fails at call k. A failure up to the rename
+/// leaves the original byte-identical and the save refused with a typed error; a failure after
+/// it (the directory flush) is a warning on a completed save. Never a temporary file left.
+@Suite("Fault injection: a failure at every file-system call of a save")
+struct SaveFaultInjectionTests {
+    let now = KDBXTime(unixSeconds: 1_800_000_000)
+
+    enum Scenario: String, CaseIterable, CustomStringConvertible {
+        /// A save of our change.
+        case plain
+        /// A save after another program saved the file (reads it again and merges).
+        case changedOnDisk
+        var description: String { rawValue }
+    }
+
+    struct Run {
+        let dir: TempDirectory
+        let url: URL
+        let faulty: FaultyFileSystem
+        var document: VaultDocument
+        let before: [UInt8]
+    }
+
+    func prepare(_ scenario: Scenario) throws -> Run {
+        let dir = try TempDirectory()
+        let url = dir.file("v.kdbx")
+        try TestVaultFile.write(to: url)
+        let faulty = FaultyFileSystem()
+        var document = try VaultDocument.open(url.path, key: try TestVaultFile.key(), options: VaultDocument.Options(fileSystem: faulty))
+        if scenario == .changedOnDisk {
+            var theirs = try VaultDocument.open(url.path, key: try TestVaultFile.key())
+            try theirs.vault.addGroup(named: "Theirs", in: theirs.vault.root.uuid, now: now)
+            try theirs.save()
+        }
+        try document.vault.addGroup(named: "Ours", in: document.vault.root.uuid, now: now)
+        return Run(dir: dir, url: url, faulty: faulty, document: document, before: [UInt8](try Data(contentsOf: url)))
+    }
+
+    @Test(arguments: Scenario.allCases)
+    func everyCallFailsInTurn(_ scenario: Scenario) throws {
+        var dry = try prepare(scenario)
+        dry.faulty.startRecording()
+        try dry.document.save()
+        let calls = dry.faulty.callLog
+        let rename = try #require(calls.firstIndex(of: .rename))
+        #expect(calls.count >= 10, "\(calls)")
+        #expect(Set(calls).isSuperset(of: [.resolve, .lock, .createExclusive, .write, .synchronize, .readFile, .rename, .synchronizeDirectory]))
+
+        var refused = 0
+        for k in calls.indices {
+            var run = try prepare(scenario)
+            run.faulty.failCall(k)
+            let result: Result<VaultDocument.SaveReport, CoreError>
+            do throws(CoreError) { result = .success(try run.document.save()) } catch { result = .failure(error) }
+            switch result {
+            case .success(let report):
+                #expect(k > rename, "call \(k) (\(calls[k])) failed but the save went on")
+                #expect(report.warnings.count == 1, "call \(k) (\(calls[k]))")
+                let saved = try KDBXCodec.open([UInt8](try Data(contentsOf: run.url)), key: try TestVaultFile.key())
+                #expect(saved.root.groups.contains { $0.name == "Ours" })
+            case .failure(let error):
+                refused += 1
+                #expect(k <= rename, "call \(k) (\(calls[k])) after the rename failed the save: \(error)")
+                #expect(error.code == .io || (error.code == .readOnly && calls[k] == .isWritable), "call \(k) (\(calls[k])): \(error)")
+                #expect([UInt8](try Data(contentsOf: run.url)) == run.before, "call \(k) (\(calls[k])) changed the original")
+                #expect(run.document.hasUnsavedChanges)
+            }
+            #expect(run.dir.contents == ["v.kdbx"], "call \(k) (\(calls[k])) left \(run.dir.contents)")
+            #expect(Array(run.faulty.callLog.prefix(k)) == Array(calls.prefix(k)), "the calls before the failure are the dry run's")
+        }
+        #expect(refused == rename + 1)
+    }
+}
