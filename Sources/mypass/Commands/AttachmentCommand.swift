@@ -16,8 +16,10 @@ enum AttachmentCommand {
             Console.outBytes(attachment.data)
             return
         }
-        guard FileManager.default.createFile(atPath: file, contents: Data(attachment.data)) else {
-            throw CLIError.failure("cannot write '\(file)'")
+        do {
+            try attachment.export(toPath: file)
+        } catch {
+            throw CLIError.failure("cannot write '\(file)': \(error.reason)")
         }
         Console.err("Wrote \(Text.byteSize(attachment.data.count)) to '\(file)'.\n")
     }

@@ -48,10 +48,10 @@ enum Console {
         var remaining = buffer.count
         while remaining > 0 {
             let written = write(fd, base, remaining)
-            if written < 0 {
-                if errno == EINTR { continue }
-                return  // EPIPE and friends: the reader went away; nothing sensible to report
-            }
+            if written < 0 && errno == EINTR { continue }
+            // EPIPE and friends (the reader went away), or a write that accepted nothing (which
+            // would repeat forever): nothing sensible to report on the stream that failed.
+            if written <= 0 { return }
             remaining -= written
             base += written
         }
