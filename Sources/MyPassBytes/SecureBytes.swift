@@ -82,12 +82,56 @@ public struct SecureBytes: Sendable {
         let newCount = storage.count + bytes.count
         makeUnique(minimumCapacity: newCount)
         let base = storage.pointer.assumingMemoryBound(to: UInt8.self) + storage.count
-        var index = 0
-        for byte in bytes {
-            base[index] = byte
-            index += 1
+        let copied: Void? = bytes.withContiguousStorageIfAvailable { source in
+            if let from = source.baseAddress { base.update(from: from, count: source.count) }
+        }
+        if copied == nil {
+            var index = 0
+            for byte in bytes {
+                base[index] = byte
+                index += 1
+            }
         }
         storage.count = newCount
+    }
+
+    /// Removes the first `count` bytes (0 ... ``count``), moving the rest to the front and zeroing
+    /// the bytes this frees, so that no stale copy stays in the capacity.
+    public mutating func removeFirst(_ count: Int) {
+        precondition(count >= 0 && count <= storage.count, "SecureBytes.removeFirst out of range")
+        guard count > 0 else { return }
+        makeUnique(minimumCapacity: storage.count)
+        let remaining = storage.count - count
+        if remaining > 0 { storage.pointer.copyMemory(from: storage.pointer + count, byteCount: remaining) }
+        secureZero(storage.pointer + remaining, count: count)
+        storage.count = remaining
+    }
+
+    /// Sets the count to `count` (at most ``capacity``) without touching the bytes: new bytes are
+    /// those already in the capacity (zero, or what was written through
+    /// ``withUnsafeMutableCapacity(_:)``); bytes beyond a smaller count are zeroed.
+    public mutating func resize(to count: Int) {
+        precondition(count >= 0, "SecureBytes.resize to a negative count")
+        makeUnique(minimumCapacity: count)
+        if count < storage.count { secureZero(storage.pointer + count, count: storage.count - count) }
+        storage.count = count
+    }
+
+    /// The bytes the buffer can hold before it grows (wiped on growth and on release).
+    public var capacity: Int { storage.capacity }
+
+    /// Makes room for at least `minimumCapacity` bytes (the old storage is wiped when it moves).
+    public mutating func reserveCapacity(_ minimumCapacity: Int) {
+        makeUnique(minimumCapacity: minimumCapacity)
+    }
+
+    /// Calls `body` with the whole capacity, writable (the first ``count`` bytes are the content).
+    /// Do not let the pointer escape; set the new count with ``resize(to:)``.
+    public mutating func withUnsafeMutableCapacity<R, E: Error>(
+        _ body: (UnsafeMutableRawBufferPointer) throws(E) -> R
+    ) throws(E) -> R {
+        makeUnique(minimumCapacity: storage.count)
+        return try body(UnsafeMutableRawBufferPointer(start: storage.pointer, count: storage.capacity))
     }
 
     /// Appends one byte.
@@ -109,14 +153,14 @@ public struct SecureBytes: Sendable {
     }
 
     /// Calls `body` with the bytes, read-only. Do not let the pointer escape.
-    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    public func withUnsafeBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
         try body(UnsafeRawBufferPointer(start: storage.pointer, count: storage.count))
     }
 
     /// Calls `body` with the bytes, writable. Do not let the pointer escape.
-    public mutating func withUnsafeMutableBytes<R>(
-        _ body: (UnsafeMutableRawBufferPointer) throws -> R
-    ) rethrows -> R {
+    public mutating func withUnsafeMutableBytes<R, E: Error>(
+        _ body: (UnsafeMutableRawBufferPointer) throws(E) -> R
+    ) throws(E) -> R {
         makeUnique(minimumCapacity: storage.count)
         return try body(UnsafeMutableRawBufferPointer(start: storage.pointer, count: storage.count))
     }

@@ -4,4 +4,5 @@ import Glibc
 import Darwin
 #endif
 
+ProcessHardening.apply()
 exit(CommandLineTool.run(Array(CommandLine.arguments.dropFirst())))

@@ -135,7 +135,7 @@ struct ContainerHeaderTests {
             version: .v3_1, cipher: .aes256, compression: .gzip, masterSeed: [UInt8](repeating: 1, count: 32),
             encryptionIV: [UInt8](repeating: 2, count: 16),
             kdf: KDFParameters(settings: .aes(rounds: 10), seed: [UInt8](repeating: 3, count: 32)),
-            innerStreamAlgorithm: .salsa20, innerStreamKey: [UInt8](repeating: 4, count: 32),
+            innerStreamAlgorithm: .salsa20, innerStreamKey: SecureBytes([UInt8](repeating: 4, count: 32)),
             streamStartBytes: [UInt8](repeating: 5, count: 32))
         var bytes = try header.serialized()
         bytes.removeLast(7)  // EndOfHeader: id, u16 length, 4 bytes
@@ -225,7 +225,7 @@ struct ContainerHeaderTests {
         h3.version = .v3_1
         h3.publicCustomData = []
         h3.innerStreamAlgorithm = .salsa20
-        h3.innerStreamKey = [1]
+        h3.innerStreamKey = SecureBytes([1])
         h3.streamStartBytes = [UInt8](repeating: 0, count: 32)
         #expect(throws: KDBXError(.invalidModel)) { try h3.serialized() }
         h3.kdf = KDFParameters.fresh(.aes(rounds: 1))

@@ -17,7 +17,7 @@ struct CorruptionPayloadTests {
             version: version, cipher: .aes256, compression: compression, masterSeed: SecureRandom.bytes(count: 32),
             encryptionIV: SecureRandom.bytes(count: 16), kdf: KDFParameters.fresh(.aes(rounds: 10)),
             innerStreamAlgorithm: version.isKDBX4 ? nil : .salsa20,
-            innerStreamKey: version.isKDBX4 ? nil : SecureRandom.bytes(count: 32),
+            innerStreamKey: version.isKDBX4 ? nil : SecureBytes(SecureRandom.bytes(count: 32)),
             streamStartBytes: version.isKDBX4 ? nil : SecureRandom.bytes(count: 32))
     }
 
@@ -91,7 +91,7 @@ struct CorruptionPayloadTests {
             let headerBytes = try header.serialized()
             var hash = SHA256.hash(headerBytes)
             if !right { hash[0] ^= 1 }
-            var stream = try InnerRandomStream(algorithm: .salsa20, key: header.innerStreamKey!)
+            var stream = try InnerRandomStream(algorithm: .salsa20, key: header.innerStreamKey!.unsafeArray)
             let xml = VaultXMLWriter.write(Self.vault, version: .v3_1, headerHash: hash, stream: &stream)
             let file = try Self.assemble(&header, payload: Gzip.compress(xml))
             if right {

@@ -212,10 +212,12 @@ struct XMLBodyHostileInputTests {
             return Int(truncatingIfNeeded: state >> 33)
         }
         let interesting: [UInt8] = Array("<>/&;\"=!?[]-0AZaz ".utf8) + [0x00, 0x80, 0xC3, 0xFF, 0x0A]
-        var outcomes = (read: 0, failed: 0)
+        var outcomes = (read: 0, failed: 0, truncationsFailed: 0)
+        var codes: Set<String> = []
         for round in 0..<120 {
             var bytes = original
-            if round % 4 == 0 {
+            let truncated = round % 4 == 0
+            if truncated {
                 bytes = Array(bytes.prefix(next() % bytes.count))
             } else {
                 for _ in 0..<(1 + next() % 4) {
@@ -225,12 +227,24 @@ struct XMLBodyHostileInputTests {
             var stream = LCGTestKeystream(seed: UInt64(round))
             do {
                 _ = try VaultXMLReader.read(bytes, version: .v4_0, stream: &stream)
+                #expect(!truncated, "round \(round): a truncated body was read")
                 outcomes.read += 1
             } catch {
-                #expect(error.code == .corruptedFile || error.code == .limitExceeded)
+                // A typed error of the two classes a damaged body may give, with a bounded reason that
+                // names where in the XML it happened, and no control character from the input.
+                #expect(error.code == .corruptedFile || error.code == .limitExceeded, "round \(round): \(error.code)")
+                codes.insert(error.code.rawValue)
+                #expect(error.reason.utf8.count <= 300, "round \(round): reason of \(error.reason.utf8.count) bytes")
+                #expect(!error.description.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }, "round \(round)")
+                if error.code == .corruptedFile && !bytes.isEmpty {
+                    #expect(error.location?.hasPrefix("XML line") == true, "round \(round): location \(error.location ?? "none")")
+                }
                 outcomes.failed += 1
+                if truncated { outcomes.truncationsFailed += 1 }
             }
         }
-        #expect(outcomes.failed > 30)  // truncations at least fail
+        #expect(outcomes.truncationsFailed == 30)  // every truncation fails, as corrupted
+        #expect(outcomes.read + outcomes.failed == 120)
+        #expect(codes.contains(KDBXError.Code.corruptedFile.rawValue))
     }
 }

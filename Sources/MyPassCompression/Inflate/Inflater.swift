@@ -1,3 +1,4 @@
+import MyPassBytes
 /// Streaming decompressor for raw DEFLATE (RFC 1951), zlib (RFC 1950) and gzip (RFC 1952).
 ///
 /// Feed compressed input in chunks of any size with ``update(_:)``; each call returns the
@@ -31,7 +32,9 @@ public struct Inflater: Sendable {
     var bitCount = 0
     var inputOffset = 0  // input bytes before the current buffer, for error offsets
 
-    var window: [UInt8]
+    /// The 32 KiB history plus the work area: decompressed data, so a wiping buffer (zeroed when
+    /// the stream ends, fails, or the inflater is released).
+    var window: SecureBytes
     var outPosition = 0
     var flushPosition = 0
     var streamStart = 0
@@ -57,7 +60,7 @@ public struct Inflater: Sendable {
         phase = format == .raw ? .blockHeader : .header
         header = WrapperHeaderParser(format: format)
         check = format == .zlib ? 1 : 0
-        window = []
+        window = SecureBytes()
     }
 
     /// Decompresses the next chunk of input.
@@ -83,7 +86,7 @@ public struct Inflater: Sendable {
 
     private mutating func run(_ input: ArraySlice<UInt8>, final: Bool) throws(CompressionError) -> [UInt8] {
         if let failure { throw failure }
-        if window.isEmpty { window = [UInt8](repeating: 0, count: Self.outLimit + Self.slackBytes) }
+        if window.isEmpty { window = SecureBytes(zeroedCount: Self.outLimit + Self.slackBytes) }
         var result: [UInt8] = []
         // Typical DEFLATE ratios are 2–5×: one allocation instead of a chain of doublings (and
         // their page faults) for whole-stream calls. Bounded by the input size, not by its claims.
@@ -92,19 +95,25 @@ public struct Inflater: Sendable {
         if pending.isEmpty {
             error = input.withUnsafeBufferPointer { process($0, final: final, into: &result) }
         } else {
-            var buffer = pending
-            pending = []
-            inputOffset -= buffer.count
+            var buffer: [UInt8] = []
+            buffer.reserveCapacity(pending.count + input.count)
+            buffer.append(contentsOf: pending)
             buffer.append(contentsOf: input)
+            inputOffset -= pending.count
+            wipe(&pending)
+            pending = []
             error = buffer.withUnsafeBufferPointer { process($0, final: final, into: &result) }
+            wipe(&buffer)
         }
         if let error {
             failure = error
+            wipe(&pending)
             pending = []
+            window = SecureBytes()
             throw error
         }
         if final {
-            window = []
+            window = SecureBytes()
             litLenTable = []
             distanceTable = []
         }
@@ -117,8 +126,9 @@ public struct Inflater: Sendable {
     ) -> CompressionError? {
         var cursor = BitCursor(bits: bits, count: bitCount, position: 0, input: input.baseAddress, end: input.count)
         var win = window
-        window = []
-        let error = win.withUnsafeMutableBufferPointer { buffer -> CompressionError? in
+        window = SecureBytes()
+        let error = win.withUnsafeMutableBytes { raw -> CompressionError? in
+            let buffer = raw.assumingMemoryBound(to: UInt8.self)
             if let error = step(&cursor, buffer.baseAddress!, final: final, into: &result) { return error }
             // Hand out what this call decoded, so output streams with the input.
             return flush(buffer.baseAddress!, into: &result, cursor)
@@ -308,6 +318,14 @@ public struct Inflater: Sendable {
             case .gzip: check = CRC32.checksum(UnsafeRawBufferPointer(fresh), initial: check)
             }
             memberBytes &+= UInt32(truncatingIfNeeded: n)
+            if result.capacity - result.count < n {
+                // Grow by hand so that the outgrown storage is zeroed, not merely freed.
+                var larger: [UInt8] = []
+                larger.reserveCapacity(max(result.capacity * 2, result.count + n))
+                larger.append(contentsOf: result)
+                wipe(&result)
+                result = larger
+            }
             result.append(contentsOf: fresh)
             totalOutput += n
             flushPosition = outPosition

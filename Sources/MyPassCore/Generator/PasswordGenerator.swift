@@ -125,20 +125,39 @@ public enum PasswordGenerator {
             throw CoreError(.invalidGeneratorOptions,
                             "length \(options.length) is less than the \(guaranteed.count) character classes asked for")
         }
-        let all = classPools.flatMap(\.1)
-        var chosen: [Character] = guaranteed.map { $0[randomBelow($0.count)] }
-        while chosen.count < options.length {
-            chosen.append(all[randomBelow(all.count)])
+        // The password exists only as its UTF-8 bytes in a wiping buffer. What is drawn is kept
+        // as positions in the pools (sized up front, zeroed afterwards), never as Characters or
+        // a String; the pools themselves are public character sets, not secrets.
+        let all = classPools.flatMap(\.1).map { Array($0.utf8) }
+        let guaranteedUTF8 = guaranteed.map { $0.map { Array($0.utf8) } }
+        var chosen = [Int](repeating: 0, count: options.length)
+        var fromGuaranteed = [Int](repeating: -1, count: options.length)
+        defer {
+            wipe(&chosen)
+            wipe(&fromGuaranteed)
         }
-        var index = chosen.count - 1
+        for (slot, pool) in guaranteedUTF8.enumerated() {
+            chosen[slot] = randomBelow(pool.count)
+            fromGuaranteed[slot] = slot
+        }
+        for slot in guaranteedUTF8.count..<options.length {
+            chosen[slot] = randomBelow(all.count)
+        }
+        var index = options.length - 1
         while index > 0 {
-            chosen.swapAt(index, randomBelow(index + 1))
+            let other = randomBelow(index + 1)
+            chosen.swapAt(index, other)
+            fromGuaranteed.swapAt(index, other)
             index -= 1
         }
-        var utf8: [UInt8] = []
-        for character in chosen { utf8.append(contentsOf: character.utf8) }
-        defer { wipe(&utf8) }
-        return ProtectedString(utf8Bytes: utf8)
+        var password = SecureBytes()
+        password.reserveCapacity(options.length * 4)
+        for slot in 0..<options.length {
+            let pool = fromGuaranteed[slot]
+            let character = pool >= 0 ? guaranteedUTF8[pool][chosen[slot]] : all[chosen[slot]]
+            password.append(contentsOf: character)
+        }
+        return ProtectedString(secureUTF8: password)
     }
 
     /// The entropy in bits of a password drawn uniformly from the selected pools:

@@ -56,7 +56,7 @@ package struct KDBXWriter {
             masterSeed: SecureRandom.bytes(count: 32), encryptionIV: SecureRandom.bytes(count: format.cipher.ivByteCount),
             kdf: kdf,
             innerStreamAlgorithm: isKDBX4 ? nil : .salsa20,
-            innerStreamKey: isKDBX4 ? nil : innerStreamKey,
+            innerStreamKey: isKDBX4 ? nil : SecureBytes(innerStreamKey),
             streamStartBytes: isKDBX4 ? nil : SecureRandom.bytes(count: 32),
             publicCustomData: isKDBX4 ? format.publicCustomData : [])
         _ = try header.serialized()

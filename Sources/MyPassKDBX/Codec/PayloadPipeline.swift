@@ -18,6 +18,8 @@ struct PayloadPipeline {
 
     private let header: KDBXHeader
     private let limits: KDBXLimits
+    /// Most decompressed bytes this file may give (``KDBXLimits/decodedBudgetBytes(payloadByteCount:)``).
+    private let decodedBudget: Int
     // 3.x
     private var startBytes: [UInt8] = []
     private var startBytesChecked: Bool
@@ -51,6 +53,11 @@ struct PayloadPipeline {
     init(header: KDBXHeader, limits: KDBXLimits, skipsBlockFraming: Bool = false, payloadByteCount: Int = .max,
          digestsContent: Bool = false) throws(KDBXError) {
         self.header = header
+        var limits = limits
+        decodedBudget = payloadByteCount == .max ? limits.maxDecompressedBytes : limits.decodedBudgetBytes(payloadByteCount: payloadByteCount)
+        // Attachments share the budget: none, and not all inflated 3.x binaries together, may exceed it.
+        limits.body.maxBinaryBytes = min(limits.body.maxBinaryBytes, decodedBudget)
+        limits.maxBinaryBytes = min(limits.maxBinaryBytes, decodedBudget)
         self.limits = limits
         let isKDBX4 = header.version.isKDBX4
         startBytesChecked = isKDBX4 || skipsBlockFraming
@@ -63,8 +70,9 @@ struct PayloadPipeline {
         } else if isKDBX4 {
             innerHeaderParser = InnerHeader.Parser(limits: limits)
         } else {
-            let stream = try InnerRandomStream(
-                algorithm: header.innerStreamAlgorithm ?? .none, key: header.innerStreamKey ?? [])
+            var streamKey = header.innerStreamKey?.unsafeArray ?? []
+            defer { wipe(&streamKey) }
+            let stream = try InnerRandomStream(algorithm: header.innerStreamAlgorithm ?? .none, key: streamKey)
             body = BodyReader(xml: try Self.makeXMLReader(header: header, binaries: [], limits: limits), stream: stream)
         }
     }
@@ -154,6 +162,9 @@ struct PayloadPipeline {
         decompressedCount += data.count
         guard decompressedCount <= limits.maxDecompressedBytes else {
             throw KDBXError(.limitExceeded, "the payload exceeds \(limits.maxDecompressedBytes) bytes")
+        }
+        guard decompressedCount <= decodedBudget else {
+            throw KDBXError(.limitExceeded, "the payload decompresses to more than \(decodedBudget) bytes, \(limits.maxDecompressionRatio) times the file's payload (a decompression bomb, or a vault that needs a higher limit)")
         }
         if contentHasher != nil {
             contentHasher!.update(data)

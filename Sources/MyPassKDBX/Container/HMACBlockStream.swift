@@ -60,6 +60,12 @@ public enum HMACBlockStream {
     }
 
     /// Walks the blocks of a stream held in memory, verifying each one; yields slices of the input.
+    ///
+    /// Bytes after the final empty block are not read, and a file that has them opens as if they
+    /// were not there. This is what KeePass (`HmacBlockStream` stops at the empty block; `KdbxFile`
+    /// never looks further) and KeePassXC do; the bytes are covered by no HMAC, so they cannot change
+    /// what is read, and a save does not write them. Refusing them would refuse files both
+    /// reference clients open (a sync tool's padding) and protect nothing.
     public struct Reader {
         private let stream: ArraySlice<UInt8>
         private let hmacKey: SecureBytes

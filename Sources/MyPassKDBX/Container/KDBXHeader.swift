@@ -31,8 +31,9 @@ public struct KDBXHeader: Sendable {
     public var kdf: KDFParameters
     /// KDBX 3.x only: inner random stream algorithm (field 10). `nil` in 4.x (it is in the inner header).
     public var innerStreamAlgorithm: InnerStreamAlgorithm?
-    /// KDBX 3.x only: inner random stream key (field 8).
-    public var innerStreamKey: [UInt8]?
+    /// KDBX 3.x only: inner random stream key (field 8, usually 32 bytes), in wiping storage. Package
+    /// API: only the codec needs it (it is also inside ``rawBytes``, as the format puts it in the header).
+    package var innerStreamKey: SecureBytes?
     /// KDBX 3.x only: the 32 expected first plaintext bytes (field 9).
     public var streamStartBytes: [UInt8]?
     /// KDBX 4: the raw VariantDictionary bytes of field 12; empty when absent.
@@ -48,7 +49,7 @@ public struct KDBXHeader: Sendable {
     public init(
         version: KDBXVersion, cipher: PayloadCipher, compression: PayloadCompression, masterSeed: [UInt8],
         encryptionIV: [UInt8], kdf: KDFParameters, innerStreamAlgorithm: InnerStreamAlgorithm? = nil,
-        innerStreamKey: [UInt8]? = nil, streamStartBytes: [UInt8]? = nil, publicCustomData: [UInt8] = []
+        innerStreamKey: SecureBytes? = nil, streamStartBytes: [UInt8]? = nil, publicCustomData: [UInt8] = []
     ) {
         self.version = version
         self.cipher = cipher
@@ -225,7 +226,7 @@ public struct KDBXHeader: Sendable {
                                 location: HeaderFieldID.describe(10) + " at offset \(streamID!.offset)")
             }
             innerStreamAlgorithm = algorithm
-            innerStreamKey = Array(try require(streamKey, .innerRandomStreamKey))
+            innerStreamKey = SecureBytes(try require(streamKey, .innerRandomStreamKey))
             streamStartBytes = Array(try require(startBytes, .streamStartBytes, count: 32))
             publicCustomData = []
         }
@@ -303,7 +304,9 @@ public struct KDBXHeader: Sendable {
             var r = [UInt8](); r.appendLittleEndian(rounds)
             field(.transformRounds, r)
             field(.encryptionIV, encryptionIV)
-            field(.innerRandomStreamKey, innerStreamKey)
+            var streamKey = innerStreamKey.unsafeArray
+            field(.innerRandomStreamKey, streamKey)
+            wipe(&streamKey)
             field(.streamStartBytes, streamStartBytes)
             var s = [UInt8](); s.appendLittleEndian(innerStreamAlgorithm.rawValue)
             field(.innerRandomStreamID, s)

@@ -29,7 +29,9 @@ struct CredentialPipeline {
         if isKDBX4 {
             innerHeader = InnerHeaderSkimmer(limits: limits)
         } else {
-            stream = try InnerRandomStream(algorithm: header.innerStreamAlgorithm ?? .none, key: header.innerStreamKey ?? [])
+            var streamKey = header.innerStreamKey?.unsafeArray ?? []
+            defer { wipe(&streamKey) }
+            stream = try InnerRandomStream(algorithm: header.innerStreamAlgorithm ?? .none, key: streamKey)
         }
     }
 

@@ -29,7 +29,10 @@ public struct CompositeKey: Sendable, CustomStringConvertible {
         defer { wipe(&components) }
         components.reserveCapacity(64)
         if let password {
-            var digest = password.withRevealedBytes { SHA256.hash(Array($0)) }
+            // Streamed from the revealed bytes: no plain copy of the password is made here.
+            var hasher = SHA256()
+            password.withRevealedBytes { hasher.update($0) }
+            var digest = hasher.finalize()
             components.append(contentsOf: digest)
             wipe(&digest)
         }

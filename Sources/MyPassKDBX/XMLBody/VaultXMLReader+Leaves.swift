@@ -217,11 +217,15 @@ extension VaultXMLReader {
     /// Decodes an inline or pool binary value.
     mutating func decodeBinary(_ leaf: Leaf, _ stream: inout some ProtectedValueStream) throws(KDBXError) -> BinaryPoolItem {
         var bytes = try base64(leaf.text, what: "binary data")
+        // Protected or not, no binary is larger than the limit.
+        guard bytes.count <= limits.maxBinaryBytes else {
+            wipe(&bytes)
+            throw limit("a binary is larger than the limit")
+        }
         if XMLValues.flag(leaf.attributes, "Protected") {
             stream.apply(to: &bytes)
             return BinaryPoolItem(data: bytes, isProtected: true)
         }
-        guard bytes.count <= limits.maxBinaryBytes else { throw limit("a binary is larger than the limit") }
         if XMLValues.flag(leaf.attributes, "Compressed"), !bytes.isEmpty {
             let budget = limits.maxBinaryBytes - inflatedBinaryBytes
             bytes = try GzipBridge.decompress(bytes, maxOutputBytes: budget, location: "XML line \(tokenizer.line) column \(tokenizer.column)")

@@ -1,3 +1,5 @@
+import MyPassBytes
+
 // Turning complete tokens into values: names, text, attribute values, references.
 
 extension XMLTokenizer {
@@ -189,7 +191,12 @@ extension XMLTokenizer {
         scratch = []
         out.removeAll(keepingCapacity: true)
         out.reserveCapacity(end - start)
-        defer { scratch = out }
+        // The value may be a secret's text: zero it before the buffer is kept for the next value.
+        defer {
+            wipe(&out)
+            out.removeAll(keepingCapacity: true)
+            scratch = out
+        }
         var i = start
         var runStart = start
         while i < end {

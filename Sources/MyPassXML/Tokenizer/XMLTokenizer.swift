@@ -1,3 +1,5 @@
+import MyPassBytes
+
 /// A pull tokenizer for XML 1.0 over UTF-8 bytes that arrive in chunks of any size.
 ///
 /// Feed bytes with `feed(_:)` as they arrive (for KDBX: straight from the decompressor), call
@@ -16,7 +18,9 @@
 /// After an error, every further `next()` throws the same error.
 ///
 /// Memory: the tokenizer keeps only the bytes of the token being read plus the open element
-/// names; each is bounded by the limits.
+/// names; each is bounded by the limits. The input buffer is a ``MyPassBytes/SecureBytes``: bytes
+/// already consumed are zeroed when it compacts, its old storage is zeroed when it grows, and the
+/// whole capacity is zeroed when the tokenizer is released, so no decrypted XML outlives it there.
 public struct XMLTokenizer: Sendable {
     enum Phase { case byteOrderMark, declaration, prolog, content, epilog }
 
@@ -32,7 +36,7 @@ public struct XMLTokenizer: Sendable {
     let skipsWhitespaceText: Bool
 
     /// Unconsumed input starts at `position`; bytes before it may be dropped on the next `feed`.
-    var buffer: [UInt8] = []
+    var buffer = SecureBytes()
     var position = 0
     /// Absolute document offset of `buffer[0]`.
     var bufferBase = 0
@@ -116,13 +120,12 @@ public struct XMLTokenizer: Sendable {
             pendingEndName = nil
             return .endElement(name: name)
         }
-        // Move the buffer out while it is read, so that `self` can be mutated without copying it
-        // and without retaining its storage for every event.
-        var bytes: [UInt8] = []
-        swap(&bytes, &buffer)
-        defer { swap(&bytes, &buffer) }
+        // Read the buffer through a second reference, so that `self` can be mutated while its
+        // bytes are read (nothing writes the buffer during a step, so this copies no bytes).
+        let bytes = buffer
         do throws(XMLError) {
-            return try bytes.withUnsafeBufferPointer { (p) throws(XMLError) -> XMLEvent? in
+            return try bytes.withUnsafeBytes { (raw) throws(XMLError) -> XMLEvent? in
+                let p = raw.assumingMemoryBound(to: UInt8.self)
                 while true {
                     switch try step(p) {
                     case .event(let event): return event
@@ -139,13 +142,12 @@ public struct XMLTokenizer: Sendable {
         }
     }
 
-    /// Drops consumed bytes when that costs no more than what was consumed (amortised linear).
+    /// Drops consumed bytes when that costs no more than what was consumed (amortised linear);
+    /// the bytes freed at the end of the buffer are zeroed.
     mutating func compact() {
         guard position > 0 else { return }
-        if position == buffer.count {
-            buffer.removeAll(keepingCapacity: true)
-        } else if position >= buffer.count - position {
-            buffer.removeSubrange(0..<position)
+        if position >= buffer.count - position {
+            buffer.removeFirst(position)
         } else {
             return
         }

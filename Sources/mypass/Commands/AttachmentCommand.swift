@@ -19,27 +19,10 @@ enum AttachmentCommand {
             Console.outBytes(attachment.data)
             return
         }
-        // Written to a temporary file beside FILE and renamed over it: a full disk or any other
-        // failure leaves neither a partial FILE nor the temporary file, and says why.
-        let temporary = file + ".mypass-\(getpid()).tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o644)
-        guard fd >= 0 else { throw CLIError.failure("cannot write '\(file)': \(String(cString: strerror(errno)))") }
-        var failure: Int32 = 0
-        attachment.data.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let count = write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { failure = count < 0 ? errno : EIO; return }
-                offset += count
-            }
-        }
-        if failure == 0 && fsync(fd) != 0 { failure = errno }
-        if close(fd) != 0 && failure == 0 { failure = errno }
-        if failure == 0 && rename(temporary, file) != 0 { failure = errno }
-        guard failure == 0 else {
-            unlink(temporary)
-            throw CLIError.failure("cannot write '\(file)': \(String(cString: strerror(failure)))")
+        do {
+            try attachment.export(toPath: file)
+        } catch {
+            throw CLIError.failure("cannot write '\(file)': \(error.reason)")
         }
         Console.err("Wrote \(Text.byteSize(attachment.data.count)) to '\(file)'.\n")
     }

@@ -57,6 +57,9 @@ enum CommandLineTool {
                 return ExitCode.failure.rawValue
             }
             return ExitCode.success.rawValue
+        } catch _ where Interrupt.isRequested {
+            report(CLIError(.interrupted, "interrupted during the key derivation; nothing was written"))
+            return ExitCode.interrupted.rawValue
         } catch let error as CLIError {
             // An empty message is an outcome told by the exit code alone (match without a suggestion).
             if !error.message.isEmpty { report(error) }
@@ -85,6 +88,9 @@ enum CommandLineTool {
             return
         case "--version":
             Console.line(version)
+            return
+        case MemoryCheck.commandName where MemoryCheck.isEnabled:
+            try MemoryCheck.run(Array(arguments.dropFirst()))
             return
         case "help":
             let path = Array(arguments.dropFirst())
@@ -169,7 +175,9 @@ enum CommandLineTool {
             let text = error.code == .wrongKey ? "wrong password or key file" : error.description
             return CLIError(.wrongKey, prefix + text)
         case .corruptedFile, .unsupported, .limitExceeded:
-            return CLIError(.corruptedOrUnsupported, prefix + error.description)
+            // The rounds limit is the one a real vault may need raised: say how.
+            let hint = error.location == "KDF parameter R" ? "; --max-kdf-rounds N raises the limit" : ""
+            return CLIError(.corruptedOrUnsupported, prefix + error.description + hint)
         case .io, .invalidModel, .cancelled:
             return CLIError(.failure, prefix + error.description)
         }
@@ -194,7 +202,7 @@ enum CommandLineTool {
     }
 
     private static func report(_ error: CLIError) {
-        var text = "Error: \(error.message)\n"
+        var text = "Error: \(Text.errorMessage(error.message))\n"
         if error.exitCode == .usage {
             if let spec = error.usageOf {
                 text += "Usage: \(spec.usage)\n  See 'mypass help \(spec.name)' for more information.\n"

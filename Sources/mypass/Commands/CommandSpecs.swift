@@ -6,6 +6,7 @@ enum CommandSpecs {
         .flag("no-password", "Open with the key file alone: do not read a master password."),
         .flag("quiet", short: "q", "Silence the password prompts, progress and notes (errors and warnings still show)."),
         .flag("no-agent", "Do not use the agent's unlocked keys (as MYPASS_NO_AGENT=1)."),
+        .option("max-kdf-rounds", "n", "Open a vault whose AES-KDF asks for more than 200,000,000 rounds (the default limit), up to n."),
     ]
 
     static let vault = PositionalSpec(

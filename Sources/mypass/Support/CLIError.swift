@@ -12,6 +12,8 @@ enum ExitCode: Int32, Sendable {
     case corruptedOrUnsupported = 4
     /// `match` found no suggestion (its output still lists what was asked for).
     case noMatch = 5
+    /// Ctrl-C stopped the key derivation (128 + SIGINT, as shells report it); nothing was written.
+    case interrupted = 130
 }
 
 /// A failure that ends the command: one line for stderr and the exit code that goes with it.

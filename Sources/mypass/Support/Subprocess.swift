@@ -116,7 +116,16 @@ enum Subprocess {
         let spawned = posix_spawn(&pid, executable, &actions, nil, &argv, environ)
         close(inputPipe[0])
         if spawned == 0 {
-            input.withUnsafeBytes { raw in _ = write(inputPipe[1], raw.baseAddress, raw.count) }
+            input.withUnsafeBytes { raw in
+                // All of it, or until the child stops reading (a write of 0 or an error ends it).
+                var offset = 0
+                while offset < raw.count {
+                    let count = write(inputPipe[1], raw.baseAddress! + offset, raw.count - offset)
+                    if count < 0 && errno == EINTR { continue }
+                    guard count > 0 else { break }
+                    offset += count
+                }
+            }
         }
         close(inputPipe[1])
         return spawned == 0

@@ -7,6 +7,29 @@ enum Text {
         String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : $0 }))
     }
 
+    /// The most bytes of an error message: it may quote a path or file content of any length.
+    static let maxErrorMessageBytes = 1000
+
+    /// An error message safe for a terminal: every control character (C0, DEL, C1: escape
+    /// sequences, line breaks, bells) becomes `?`, and past ``maxErrorMessageBytes`` bytes of
+    /// UTF-8 the text is cut at a character boundary and ends with `… (N bytes cut)`.
+    static func errorMessage(_ text: String) -> String {
+        var out = String.UnicodeScalarView()
+        var bytes = 0
+        var cut = 0
+        for scalar in text.unicodeScalars {
+            let safe: Unicode.Scalar = scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) ? "?" : scalar
+            let size = UTF8.width(safe)
+            if cut > 0 || bytes + size > maxErrorMessageBytes {
+                cut += size
+                continue
+            }
+            out.append(safe)
+            bytes += size
+        }
+        return cut > 0 ? String(out) + "… (\(cut) bytes cut)" : String(out)
+    }
+
     /// Rows of cells as columns separated by two spaces, trailing blanks trimmed.
     static func columns(_ rows: [[String]]) -> String {
         guard let width = rows.map(\.count).max() else { return "" }

@@ -21,6 +21,8 @@ extension VaultContext {
             throw parsed.usageError("--no-password needs --keyfile")
         }
         _ = try readableFile(path, what: "vault")
+        var options = CredentialIndex.OpenOptions(budgetBytes: budgetBytes)
+        options.limits.maxAESKDFRounds = try documentOptions(parsed).limits.maxAESKDFRounds
         var keyFileContents: [UInt8]?
         if let keyFile = parsed.value("keyfile") {
             keyFileContents = try readFile(keyFile, what: "key file", maxBytes: KeyFileLimits.maxBytes)
@@ -37,8 +39,12 @@ extension VaultContext {
             throw CommandLineTool.map(error, file: path)
         }
         do {
-            return try Progress.run("Unlocking \(displayName(path))…") { () throws(CoreError) -> CredentialIndex in
-                try CredentialIndex.open(path, key: key, options: CredentialIndex.OpenOptions(budgetBytes: budgetBytes)).index
+            return try Progress.runKDF("Unlocking \(displayName(path))…") { progress throws(CoreError) -> CredentialIndex in
+                // The standard KDF, with the progress line and Ctrl-C.
+                options.keyDerivation = KeyDerivation { key, kdf, limits, _ throws(KDBXError) in
+                    try MasterKeys.transform(compositeKey: key, kdf: kdf, limits: limits, progress: progress)
+                }
+                return try CredentialIndex.open(path, key: key, options: options).index
             }
         } catch let error as CoreError {
             if error.code == .memoryBudgetExceeded {

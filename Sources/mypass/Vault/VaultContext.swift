@@ -48,7 +48,8 @@ struct VaultContext {
             keyFileContents = try readFile(keyFile, what: "key file", maxBytes: KeyFileLimits.maxBytes)
         }
         defer { if keyFileContents != nil { wipe(&keyFileContents!) } }
-        if usesAgent && AgentClient.isEnabled(parsed), let context = try openWithAgent(path) {
+        let options = try documentOptions(parsed)
+        if usesAgent && AgentClient.isEnabled(parsed), let context = try openWithAgent(path, options: options) {
             let entryPassword = readsEntryPassword ? try SecretReader.readSecret(prompt: "Entry password: ", what: "entry password") : nil
             return (context, entryPassword)
         }
@@ -62,8 +63,8 @@ struct VaultContext {
         }
         let document: VaultDocument
         do {
-            document = try Progress.run("Unlocking \(displayName(path))…") { () throws(CoreError) -> VaultDocument in
-                try VaultDocument.open(path, key: key)
+            document = try Progress.runKDF("Unlocking \(displayName(path))…") { progress throws(CoreError) -> VaultDocument in
+                try VaultDocument.open(path, key: key, options: options, progress: progress)
             }
         } catch let error as CoreError {
             throw CommandLineTool.map(error, file: path)
@@ -83,12 +84,12 @@ struct VaultContext {
     /// key; when it no longer opens the file the agent forgets it and `nil` sends the caller back
     /// to the prompt.
     /// - Throws: `CLIError` for failures that asking again would not cure (a corrupted file).
-    static func openWithAgent(_ path: String) throws -> VaultContext? {
+    static func openWithAgent(_ path: String, options: VaultDocument.Options = VaultDocument.Options()) throws -> VaultContext? {
         guard let held = AgentClient.keys(forVault: path) else { return nil }
         let document: VaultDocument
         do {
-            document = try Progress.run("Unlocking \(displayName(path))…") { () throws(CoreError) -> VaultDocument in
-                try VaultDocument.open(path, key: held.compositeKey, cachedKey: held.cachedKey)
+            document = try Progress.runKDF("Unlocking \(displayName(path))…") { progress throws(CoreError) -> VaultDocument in
+                try VaultDocument.open(path, key: held.compositeKey, cachedKey: held.cachedKey, options: options, progress: progress)
             }
         } catch let error as CoreError {
             guard error.code == .wrongKey else { throw CommandLineTool.map(error, file: path) }
@@ -110,8 +111,8 @@ struct VaultContext {
     mutating func save() throws {
         let report: VaultDocument.SaveReport
         do {
-            report = try Progress.run("Saving \(VaultContext.displayName(path))…") { () throws(CoreError) -> VaultDocument.SaveReport in
-                try document.save()
+            report = try Progress.runKDF("Saving \(VaultContext.displayName(path))…") { progress throws(CoreError) -> VaultDocument.SaveReport in
+                try document.save(progress: progress)
             }
         } catch let error as CoreError {
             throw CLIError.failure("cannot save '\(path)': \(error.description)")
@@ -125,6 +126,16 @@ struct VaultContext {
             for line in merged { Console.note("  \(line)\n") }
         }
         for warning in report.warnings { Console.err("Warning: \(warning)\n") }
+    }
+
+    /// The document options of a command line: the default limits, with `--max-kdf-rounds` when given.
+    /// - Throws: `CLIError` (usage) for a value that is not a positive integer.
+    static func documentOptions(_ parsed: ParsedArguments) throws(CLIError) -> VaultDocument.Options {
+        var options = VaultDocument.Options()
+        if let rounds = try FileSettingsOptions.count("max-kdf-rounds", parsed) {
+            options.limits.maxAESKDFRounds = rounds
+        }
+        return options
     }
 
     /// The file's last path component, for prompts.

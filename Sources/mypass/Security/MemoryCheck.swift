@@ -1,0 +1,88 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import MyPassBytes
+import MyPassCore
+import MyPassKDBX
+
+/// A test-only command (`MYPASS_TEST_MEMORY_CHECK=1 mypass __memory-check VAULT --keyfile PATH`),
+/// in the spirit of CVE-2023-32784: it unlocks VAULT the way every command does (password on
+/// standard input, key file, ``VaultContext/open(_:readsEntryPassword:forWriting:usesAgent:)``),
+/// reads every entry and reveals each protected value, scans its own readable memory for the
+/// needles, locks (drops the document, the key and every revealed value), and scans again.
+///
+/// The needles come masked in `MYPASS_TEST_MEMORY_NEEDLES` (`name=MASK:MASKEDHEX;…`, MASK one
+/// hex byte XORed into every byte), so neither the environment nor this process holds them in
+/// the clear. Output, one line each: `dumpable D core SOFT HARD`, `entries N`, then
+/// `unlocked NAME COUNT` and `locked NAME COUNT` for every needle. Linux only; the command does
+/// not exist unless the variable is set, and it is not in the help.
+enum MemoryCheck {
+    static let commandName = "__memory-check"
+
+    static var isEnabled: Bool {
+        guard let value = getenv("MYPASS_TEST_MEMORY_CHECK") else { return false }
+        return String(cString: value) == "1"
+    }
+
+    static func run(_ arguments: [String]) throws {
+        #if os(Linux)
+        let needles = try parseNeedles()
+        let core = ProcessHardening.coreLimits()
+        Console.line("dumpable \(ProcessHardening.isDumpable()) core \(core.soft) \(core.hard)")
+        guard case .run(let parsed) = try ArgumentParser.parse(arguments, for: CommandSpecs.ls) else {
+            throw CLIError.failure("usage: \(commandName) VAULT [--keyfile PATH] [--no-password]")
+        }
+        try unlockedScan(parsed, needles)
+        // Locked: the document, the key and every revealed value are gone with the scope above.
+        report("locked", needles)
+        #else
+        throw CLIError.failure("\(commandName) runs on Linux only")
+        #endif
+    }
+
+    #if os(Linux)
+    /// Unlocks, reads every entry, and scans while the vault is open.
+    @inline(never)
+    private static func unlockedScan(_ parsed: ParsedArguments, _ needles: [ProcessMemoryScan.Needle]) throws {
+        let (context, _) = try VaultContext.open(parsed, usesAgent: false)
+        var entries = 0, revealedBytes = 0
+        for entry in context.vault.allEntries {
+            entries += 1
+            for field in entry.fields where field.isProtected {
+                field.protectedValue.withRevealedBytes { revealedBytes += $0.count }
+            }
+        }
+        Console.line("entries \(entries) revealed \(revealedBytes)")
+        report("unlocked", needles)
+        withExtendedLifetime(context) {}
+    }
+
+    /// One scan; `/proc/self/mem` is opened while the process is briefly dumpable again (a
+    /// non-dumpable process's `/proc/self` files belong to root).
+    private static func report(_ phase: String, _ needles: [ProcessMemoryScan.Needle]) {
+        ProcessHardening.setDumpable(true)
+        let counts = ProcessMemoryScan.occurrences(of: needles, afterOpening: { ProcessHardening.setDumpable(false) })
+        ProcessHardening.setDumpable(false)
+        for (index, needle) in needles.enumerated() {
+            Console.line("\(phase) \(needle.name) \(counts.map { String($0[index]) } ?? "unreadable")")
+        }
+    }
+
+    private static func parseNeedles() throws(CLIError) -> [ProcessMemoryScan.Needle] {
+        guard let raw = getenv("MYPASS_TEST_MEMORY_NEEDLES") else { throw .failure("MYPASS_TEST_MEMORY_NEEDLES is not set") }
+        var needles: [ProcessMemoryScan.Needle] = []
+        for item in String(cString: raw).split(separator: ";") {
+            let parts = item.split(separator: "=", maxSplits: 1)
+            let value = parts.count == 2 ? parts[1].split(separator: ":") : []
+            guard value.count == 2, let mask = [UInt8](hex: value[0]), mask.count == 1,
+                  let masked = [UInt8](hex: value[1]), !masked.isEmpty else {
+                throw .failure("a needle is not name=MASK:MASKEDHEX")
+            }
+            needles.append(ProcessMemoryScan.Needle(name: String(parts[0]), masked: masked, mask: mask[0]))
+        }
+        return needles
+    }
+    #endif
+}

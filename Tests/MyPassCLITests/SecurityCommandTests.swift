@@ -1,0 +1,223 @@
+import Foundation
+import MyPassBytes
+import MyPassKDBX
+import MyPassTestSupport
+import Testing
+
+/// Issue 20: what `mypass` guarantees about memory, core dumps, hostile KDF rounds, Ctrl-C,
+/// error text, unbounded inputs and exported files.
+@Suite("Security: memory after lock, core dumps, KDF rounds cap and Ctrl-C, error text, sizes, file modes")
+struct SecurityCommandTests {
+    static let environment: [String: String] = {
+        var environment = ProcessInfo.processInfo.environment
+        environment["MYPASS_NO_AGENT"] = "1"
+        return environment
+    }()
+
+    /// A masked needle for `MYPASS_TEST_MEMORY_NEEDLES`.
+    static func needle(_ name: String, _ bytes: [UInt8]) -> String {
+        let mask = UInt8.random(in: 1...255)
+        return "\(name)=\([mask].hexString):\(bytes.map { $0 ^ mask }.hexString)"
+    }
+
+    #if os(Linux)
+    @Test("after lock, no copy of the password (UTF-8, UTF-16), the composite key, the transformed key or the key-file data; while unlocked, no password")
+    func memoryAfterLock() throws {
+        let scratch = try Scratch()
+        let vault = scratch.path("memory.kdbx"), keyFile = scratch.path("memory.keyx")
+        // An unusual password, fresh each run, with non-ASCII letters so that UTF-16 differs.
+        let letters = Array("ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789")
+        let password = "Zq" + String((0..<18).map { _ in letters.randomElement()! }) + "-Ωmégä-" + String((0..<6).map { _ in letters.randomElement()! })
+        let created = try runProcess(CLI.binary, ["create", vault, "--generate-keyfile", keyFile, "--kdf", "argon2id",
+                                                  "--memory", "1MiB", "--iterations", "2", "--parallelism", "1"],
+                                     stdin: Array((password + "\n").utf8), environment: Self.environment)
+        #expect(created.status == 0, "\(created.stderrText)")
+        let added = try runProcess(CLI.binary, ["add", vault, "Site", "--username", "someone", "--password-prompt", "--keyfile", keyFile],
+                                   stdin: Array((password + "\nentry-secret-Xy7\n").utf8), environment: Self.environment)
+        #expect(added.status == 0, "\(added.stderrText)")
+
+        // What the test looks for, computed here.
+        let keyFileBytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: keyFile)))
+        let composite = try CompositeKey(password: ProtectedString(password), keyFileContents: keyFileBytes)
+        let file = try [UInt8](Data(contentsOf: URL(fileURLWithPath: vault)))
+        let header = try KDBXHeader.read(from: file[...]).header
+        let transformed = try MasterKeys.transform(compositeKey: composite, kdf: header.kdf, limits: KDBXLimits())
+        let text = String(decoding: keyFileBytes, as: UTF8.self)
+        let dataStart = try #require(text.range(of: "\">\r\n\t\t\t")).upperBound
+        let keyData = Array(text[dataStart...].utf8.prefix(17))  // "XXXXXXXX XXXXXXXX"
+        #expect(keyData.count == 17 && keyData[8] == 0x20)
+        let utf16 = password.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        var environment = Self.environment
+        environment["MYPASS_TEST_MEMORY_CHECK"] = "1"
+        environment["MYPASS_TEST_MEMORY_NEEDLES"] = [
+            Self.needle("password-utf8", Array(password.utf8)), Self.needle("password-utf16", utf16),
+            Self.needle("composite-key", composite.rawKey.unsafeArray), Self.needle("transformed-key", transformed.unsafeArray),
+            Self.needle("keyfile-data", keyData),
+        ].joined(separator: ";")
+
+        let result = try runProcess(CLI.binary, ["__memory-check", vault, "--keyfile", keyFile],
+                                    stdin: Array((password + "\n").utf8), environment: environment)
+        #expect(result.status == 0, "\(result.stderrText)")
+        var counts: [String: Int] = [:]
+        for line in result.stdoutText.split(separator: "\n") {
+            let words = line.split(separator: " ")
+            if words.count == 3, words[0] == "unlocked" || words[0] == "locked", let count = Int(words[2]) {
+                counts["\(words[0]) \(words[1])"] = count
+            }
+        }
+        #expect(result.stdoutText.contains("entries 1 revealed 16"), "\(result.stdoutText)")
+        // While unlocked: the composite key and the transformed key are kept (the scan finds them,
+        // so it works), the password and the key-file data are not.
+        #expect((counts["unlocked composite-key"] ?? 0) >= 1, "\(result.stdoutText)")
+        #expect((counts["unlocked transformed-key"] ?? 0) >= 1, "\(result.stdoutText)")
+        #expect(counts["unlocked password-utf8"] == 0, "\(result.stdoutText)")
+        #expect(counts["unlocked password-utf16"] == 0, "\(result.stdoutText)")
+        #expect(counts["unlocked keyfile-data"] == 0, "\(result.stdoutText)")
+        // After lock: none of them anywhere.
+        for name in ["password-utf8", "password-utf16", "composite-key", "transformed-key", "keyfile-data"] {
+            #expect(counts["locked \(name)"] == 0, "locked \(name): \(result.stdoutText)")
+        }
+    }
+
+    @Test("mypass cannot be core-dumped: PR_SET_DUMPABLE 0 and RLIMIT_CORE 0")
+    func coreDumpsOff() throws {
+        var environment = Self.environment
+        environment["MYPASS_TEST_MEMORY_CHECK"] = "1"
+        environment["MYPASS_TEST_MEMORY_NEEDLES"] = Self.needle("none", [1, 2, 3, 4])
+        let result = try runProcess(CLI.binary, ["__memory-check"], environment: environment)
+        #expect(result.stdoutText.hasPrefix("dumpable 0 core 0 0\n"), "\(result.stdoutText)")
+        // Without the variable the command does not exist.
+        let hidden = try runProcess(CLI.binary, ["__memory-check"], environment: Self.environment)
+        #expect(hidden.status == 2)
+    }
+    #endif
+
+    /// The KDBX 3.1 fixture with its TransformRounds (header field 6) set to `rounds`.
+    static func vaultWithRounds(_ rounds: UInt64, in scratch: Scratch) throws -> String {
+        var bytes = try TestVectors.bytes("kdbx/keepass/kdbx31-aes-aeskdf.kdbx")
+        var offset = 12
+        while offset + 3 <= bytes.count {
+            let id = bytes[offset], length = Int(bytes[offset + 1]) | Int(bytes[offset + 2]) << 8
+            if id == 6 {
+                for index in 0..<8 { bytes[offset + 3 + index] = UInt8(truncatingIfNeeded: rounds >> (8 * UInt64(index))) }
+                return try scratch.write("rounds.kdbx", bytes)
+            }
+            if id == 0 { break }
+            offset += 3 + length
+        }
+        throw CocoaError(.fileReadCorruptFile)
+    }
+
+    @Test("a 3.1 header whose rounds were bit-flipped to a billion is refused at once, naming the limit and the flag")
+    func hostileRoundsRefused() throws {
+        let scratch = try Scratch()
+        let vault = try Self.vaultWithRounds(60_000 | 1 << 30, in: scratch)
+        let result = try runProcess(CLI.binary, ["ls", vault], stdin: Array("correct horse battery staple\n".utf8), environment: Self.environment)
+        #expect(result.status == 4)
+        #expect(result.stderrText.contains("AES-KDF rounds 1073801824 exceed the limit 200000000"), "\(result.stderrText)")
+        #expect(result.stderrText.contains("--max-kdf-rounds"), "\(result.stderrText)")
+        let usage = try runProcess(CLI.binary, ["ls", vault, "--max-kdf-rounds", "lots"], environment: Self.environment)
+        #expect(usage.status == 2)
+    }
+
+    @Test("Ctrl-C during a long KDF ends mypass with exit code 130 and nothing written")
+    func interruptDuringKDF() throws {
+        let scratch = try Scratch()
+        let vault = try Self.vaultWithRounds(60_000 | 1 << 30, in: scratch)
+        let before = try Data(contentsOf: URL(fileURLWithPath: vault))
+        let process = Process()
+        process.executableURL = CLI.binary
+        process.arguments = ["rm", vault, "General/Sample Entry", "--max-kdf-rounds", "2000000000"]
+        process.environment = Self.environment
+        let input = Pipe()
+        let errURL = scratch.url.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let errHandle = try FileHandle(forWritingTo: errURL)
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errHandle
+        try process.run()
+        input.fileHandleForWriting.write(Data("correct horse battery staple\n".utf8))
+        try input.fileHandleForWriting.close()
+        // Wait until the KDF has used 0.3 s of CPU (it is the only long step), then press Ctrl-C.
+        var ticks = 0
+        for _ in 0..<600 where ticks < 30 && process.isRunning {
+            usleep(50_000)
+            ticks = Self.cpuTicks(process.processIdentifier)
+        }
+        #expect(process.isRunning, "mypass ended before the KDF ran long")
+        kill(process.processIdentifier, SIGINT)
+        // A billion rounds take minutes; the interrupt ends it. (Killed after 60 s so that a
+        // failure cannot hang the suite; the assertion is on the exit status, not the time.)
+        for _ in 0..<600 where process.isRunning { usleep(100_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        try errHandle.close()
+        let stderr = String(decoding: try Data(contentsOf: errURL), as: UTF8.self)
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 130, "\(stderr)")
+        #expect(stderr.contains("interrupted during the key derivation; nothing was written"), "\(stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: vault)) == before)
+    }
+
+    /// utime + stime of `pid` in clock ticks (`/proc/PID/stat` fields 14 and 15), 0 if unreadable.
+    static func cpuTicks(_ pid: Int32) -> Int {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return 0 }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 13, let user = Int(fields[11]), let system = Int(fields[12]) else { return 0 }
+        return user + system
+    }
+
+    @Test("error text is bounded and carries no control characters, however long or odd the quoted input")
+    func errorTextSanitized() throws {
+        let path = "/tmp/no-such-\u{1B}[31mred\u{07}\u{9B}2J" + String(repeating: "x", count: 5000) + ".kdbx"
+        let result = try runProcess(CLI.binary, ["ls", path], environment: Self.environment)
+        #expect(result.status == 1)
+        #expect(!result.stderr.contains(0x1B) && !result.stderr.contains(0x07))
+        #expect(!result.stderrText.unicodeScalars.contains { (0x80...0x9F).contains($0.value) })
+        #expect(result.stderr.count < 1100, "\(result.stderr.count) bytes")
+        #expect(result.stderrText.hasPrefix("Error: cannot open vault '/tmp/no-such-?[31mred??2J"))
+        #expect(result.stderrText.contains("bytes cut)"))
+        #expect(result.stderrText.filter { $0 == "\n" }.count == 1)
+    }
+
+    @Test("/dev/zero as the vault or the key file ends at once with a clear error")
+    func unboundedInputs() throws {
+        let vault = TestVectors.url("kdbx/keepass/kdbx4-pw-keyfile-v2.kdbx").path
+        let asKeyFile = try runProcess(CLI.binary, ["ls", vault, "--keyfile", "/dev/zero"],
+                                       stdin: Array("correct horse battery staple\n".utf8), environment: Self.environment)
+        #expect(asKeyFile.status == 1)
+        #expect(CLI.firstErrorLine(asKeyFile) == "Error: cannot read key file '/dev/zero'", "\(asKeyFile.stderrText)")
+        // The document path (show, edit...) refuses a file that is not a regular file before reading.
+        let asVault = try runProcess(CLI.binary, ["show", "/dev/zero", "x"], stdin: Array("x\n".utf8), environment: Self.environment)
+        #expect(asVault.status == 1)
+        #expect(CLI.firstErrorLine(asVault).contains("not a regular file"), "\(asVault.stderrText)")
+        // The index path (ls, match) reads it as an empty file: not a KeePass database.
+        let listed = try runProcess(CLI.binary, ["ls", "/dev/zero"], stdin: Array("x\n".utf8), environment: Self.environment)
+        #expect(listed.status == 4)
+        #expect(CLI.firstErrorLine(listed).contains("invalid file signature"), "\(listed.stderrText)")
+    }
+
+    @Test("an exported attachment is readable by its owner only (mode 0600), also when it replaces a file")
+    func attachmentExportMode() throws {
+        let scratch = try Scratch()
+        let vault = try scratch.copy(Demo.vault)
+        let secret = try scratch.write("secret.txt", Array("recovery codes\n".utf8))
+        let imported = try runProcess(CLI.binary, ["attachment", "import", vault, "Work/GitHub", "codes.txt", secret],
+                                      stdin: Array(Demo.stdin.utf8), environment: Self.environment)
+        #expect(imported.status == 0, "\(imported.stderrText)")
+        let target = scratch.path("out.txt")
+        for round in 0..<2 {  // created, then replacing an existing 0644 file
+            if round == 1 { try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: target) }
+            let exported = try runProcess(CLI.binary, ["attachment", "export", vault, "Work/GitHub", "codes.txt", target],
+                                          stdin: Array(Demo.stdin.utf8), environment: Self.environment)
+            #expect(exported.status == 0, "\(exported.stderrText)")
+            let mode = try FileManager.default.attributesOfItem(atPath: target)[.posixPermissions] as? Int
+            #expect(mode == 0o600, "round \(round)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == Data("recovery codes\n".utf8))
+        }
+        // No temporary file stays beside it.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).sorted() == ["demo.kdbx", "out.txt", "secret.txt"])
+    }
+}
