@@ -109,14 +109,14 @@ public struct SecureBytes: Sendable {
     }
 
     /// Calls `body` with the bytes, read-only. Do not let the pointer escape.
-    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    public func withUnsafeBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
         try body(UnsafeRawBufferPointer(start: storage.pointer, count: storage.count))
     }
 
     /// Calls `body` with the bytes, writable. Do not let the pointer escape.
-    public mutating func withUnsafeMutableBytes<R>(
-        _ body: (UnsafeMutableRawBufferPointer) throws -> R
-    ) rethrows -> R {
+    public mutating func withUnsafeMutableBytes<R, E: Error>(
+        _ body: (UnsafeMutableRawBufferPointer) throws(E) -> R
+    ) throws(E) -> R {
         makeUnique(minimumCapacity: storage.count)
         return try body(UnsafeMutableRawBufferPointer(start: storage.pointer, count: storage.count))
     }
