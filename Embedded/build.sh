@@ -31,13 +31,16 @@ for target in "${targets[@]}"; do
   dir="$out/$target"
   # The Unicode tables String needs (normalisation, grapheme breaks, case mapping).
   unicode="$(dirname "$bin")/lib/swift/embedded/$target/libswiftUnicodeDataTables.a"
+  # No C library provides the stack protector's guard and handler outside Linux.
+  extra=()
+  [[ $target == *linux* ]] || extra=(-Xfrontend -disable-stack-protector)
   mkdir -p "$dir"
   for module in "${modules[@]}"; do
     # EMBEDDED_REUSE=1 keeps module objects already built (for trying the demo part alone).
     [[ ${EMBEDDED_REUSE:-} == 1 && -f $dir/$module.o ]] && continue
     echo "embedded: $target $module"
     mapfile -t sources < <(find "$root/Sources/$module" -name '*.swift' | sort)
-    nice "$bin/swiftc" "${embedded[@]}" -target "$target" -module-name "$module" -I "$dir" \
+    nice "$bin/swiftc" "${embedded[@]}" ${extra[@]+"${extra[@]}"} -target "$target" -module-name "$module" -I "$dir" \
       -emit-module -emit-module-path "$dir/$module.swiftmodule" -c -o "$dir/$module.o" "${sources[@]}"
   done
   objects=()
@@ -46,17 +49,17 @@ for target in "${targets[@]}"; do
   echo "embedded: $target demo"
   case "$target" in
     x86_64-*linux*)
-      nice "$bin/swiftc" "${embedded[@]}" -target "$target" -module-name EmbeddedDemo -I "$dir" \
+      nice "$bin/swiftc" "${embedded[@]}" ${extra[@]+"${extra[@]}"} -target "$target" -module-name EmbeddedDemo -I "$dir" \
         "${program[@]}" "$here/Platform/Linux.swift" "${objects[@]}" "$unicode" -lm -Xlinker --gc-sections -o "$dir/mypass-embedded"
       ;;
     wasm32-*)
-      nice "$bin/swiftc" "${embedded[@]}" -target "$target" -module-name EmbeddedDemo -I "$dir" \
+      nice "$bin/swiftc" "${embedded[@]}" ${extra[@]+"${extra[@]}"} -target "$target" -module-name EmbeddedDemo -I "$dir" \
         "${program[@]}" "$here/Platform/WASI.swift" "$here/Platform/WASIHeap.swift" -c -o "$dir/EmbeddedDemo.o"
       "$bin/wasm-ld" "$dir/EmbeddedDemo.o" "${objects[@]}" "$unicode" -o "$dir/mypass-embedded.wasm" \
         --gc-sections --strip-all --initial-memory=67108864 -z stack-size=1048576
       ;;
     *)
-      nice "$bin/swiftc" "${embedded[@]}" -target "$target" -module-name EmbeddedDemo -I "$dir" \
+      nice "$bin/swiftc" "${embedded[@]}" ${extra[@]+"${extra[@]}"} -target "$target" -module-name EmbeddedDemo -I "$dir" \
         "${program[@]}" "$here/Platform/BareMetal.swift" -c -o "$dir/EmbeddedDemo.o"
       # Linked with the entry point as root so that unused code is dropped; the symbols a
       # firmware provides stay undefined (listed below).

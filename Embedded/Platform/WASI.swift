@@ -5,8 +5,9 @@
 // - `putchar`: buffered, written with `fd_write` to standard output at each newline.
 // - `arc4random_buf`: what `SystemRandomNumberGenerator` calls; real randomness from WASI
 //   `random_get` (used for the save's fresh seeds and IVs and the ProtectedString pads).
-// - `posix_memalign`, `malloc`, `free`: a size-class allocator (see WASIHeap.swift).
+// - `posix_memalign`, `free`: a size-class allocator (see WASIHeap.swift).
 // - `memcmp`: byte comparison (memcpy, memmove and memset become bulk-memory instructions).
+// - `__multi3`: the compiler helper for 128-bit multiplication.
 // - `ceil`: the one libm function the standard library calls (hash table sizing).
 
 @_extern(wasm, module: "wasi_snapshot_preview1", name: "fd_write")
@@ -19,7 +20,7 @@ func wasiRandomGet(_ buffer: UnsafeMutableRawPointer, _ length: Int32) -> Int32
 
 @_extern(wasm, module: "wasi_snapshot_preview1", name: "proc_exit")
 @_extern(c)
-func wasiProcExit(_ code: Int32) -> Never
+func wasiProcExit(_ code: Int32)
 
 @_cdecl("_start")
 func start() {
@@ -66,3 +67,16 @@ func memcmp(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer, _ count: Int) -> I
 
 @_cdecl("ceil")
 func ceil(_ x: Double) -> Double { x.rounded(.up) }
+
+/// The compiler helper for 128-bit multiplication (`UInt64.multipliedFullWidth` and friends):
+/// the low 128 bits of a × b, written through `result` (low word first), as compiler-rt's
+/// `__multi3` with wasm32's calling convention. Built from 32-bit halves so that it never calls
+/// itself.
+@_cdecl("__multi3")
+func multi3(_ result: UnsafeMutablePointer<UInt64>, _ aLow: UInt64, _ aHigh: UInt64, _ bLow: UInt64, _ bHigh: UInt64) {
+    let a0 = aLow & 0xFFFF_FFFF, a1 = aLow >> 32, b0 = bLow & 0xFFFF_FFFF, b1 = bLow >> 32
+    let p00 = a0 &* b0, p01 = a0 &* b1, p10 = a1 &* b0, p11 = a1 &* b1
+    let middle = (p00 >> 32) &+ (p01 & 0xFFFF_FFFF) &+ (p10 & 0xFFFF_FFFF)
+    result[0] = (p00 & 0xFFFF_FFFF) | (middle << 32)
+    result[1] = p11 &+ (p01 >> 32) &+ (p10 >> 32) &+ (middle >> 32) &+ aLow &* bHigh &+ aHigh &* bLow
+}

@@ -66,9 +66,7 @@ func posixMemalign(_ result: UnsafeMutablePointer<UnsafeMutableRawPointer?>, _ a
     return 0
 }
 
-@_cdecl("malloc")
-func malloc(_ size: Int) -> UnsafeMutableRawPointer? { WASIHeap.allocate(size, alignment: 16) }
-
+// The compiler warns that the runtime reserves the name `free`: defining it is the point here.
 @_cdecl("free")
 func free(_ pointer: UnsafeMutableRawPointer?) {
     if let pointer { WASIHeap.free(pointer) }
