@@ -2,6 +2,13 @@ import Foundation
 
 /// Runs the reference tools found on this machine side by side with our code.
 enum ReferenceTools {
+    /// The unit of `rusage.ru_maxrss`: bytes on Apple platforms, KiB on Linux (getrusage(2)).
+    #if canImport(Darwin)
+    static let maxRSSUnitBytes: UInt64 = 1
+    #else
+    static let maxRSSUnitBytes: UInt64 = 1024
+    #endif
+
     /// The full path of an executable on PATH.
     static func find(_ name: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
@@ -46,7 +53,11 @@ enum ReferenceTools {
         let envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { for pointer in argv + envp { free(pointer) } }
 
+        #if canImport(Darwin)
+        var actions: posix_spawn_file_actions_t?   // an opaque pointer on Apple platforms
+        #else
         var actions = posix_spawn_file_actions_t()
+        #endif
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, inPath, O_RDONLY, 0)
@@ -71,7 +82,7 @@ enum ReferenceTools {
                       stderr: String(decoding: err, as: UTF8.self), seconds: seconds,
                       cpuSeconds: Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
                         + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6,
-                      peakResidentBytes: UInt64(max(usage.ru_maxrss, 0)) * 1024)
+                      peakResidentBytes: UInt64(max(usage.ru_maxrss, 0)) * ReferenceTools.maxRSSUnitBytes)
     }
 
     /// Median time (on ``Timing/clock``) of `runs` runs of a tool, every run's time, and the largest peak memory.

@@ -56,7 +56,7 @@ public struct ProtectedString: Sendable {
     public var isEmpty: Bool { masked.count == 0 }
 
     /// Calls `body` with the clear UTF-8 bytes in a scratch buffer that is wiped afterwards.
-    public func withRevealedBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    public func withRevealedBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
         var clear = [UInt8](repeating: 0, count: masked.count)
         defer { wipe(&clear) }
         masked.withUnsafeBytes { m in
@@ -64,7 +64,7 @@ public struct ProtectedString: Sendable {
                 for i in 0..<m.count { clear[i] = m[i] ^ p[i] }
             }
         }
-        return try clear.withUnsafeBytes { try body($0) }
+        return try clear.withUnsafeBufferPointer { (bytes) throws(E) -> R in try body(UnsafeRawBufferPointer(bytes)) }
     }
 
     /// The clear UTF-8 bytes in a wiping buffer.

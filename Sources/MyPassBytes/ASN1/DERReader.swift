@@ -132,10 +132,10 @@ public struct DERReader: Sendable {
         let start = offset
         let magnitude = try readUnsignedInteger()
         guard magnitude.count <= 4 else { throw BytesError(.invalidValue, offset: start) }
-        var value = 0
-        for byte in magnitude { value = value << 8 | Int(byte) }
-        guard value <= Int(Int32.max) else { throw BytesError(.invalidValue, offset: start) }
-        return value
+        var value: UInt32 = 0   // 32 bits also where `Int` has 32 (wasm32, armv7em)
+        for byte in magnitude { value = value << 8 | UInt32(byte) }
+        guard value <= UInt32(Int32.max) else { throw BytesError(.invalidValue, offset: start) }
+        return Int(value)
     }
 
     /// Reads an OCTET STRING (primitive) and returns its contents.

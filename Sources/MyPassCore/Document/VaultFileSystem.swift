@@ -46,6 +46,15 @@ public struct VaultFileHandle: Sendable, Hashable {
 /// is POSIX; an iOS app wraps these in file coordination and security-scoped access; tests inject
 /// failures at any call. All paths are absolute. Every method reports failure as
 /// ``CoreError/Code/io`` with the path and the system's reason.
+///
+/// ``VaultDocument`` reads the vault (``readFile(_:maxBytes:)``), the key file and the saved
+/// temporary file back through this seam too, so an implementation sees every access. An iOS or
+/// macOS app whose vault lives in the Files app or another app's container implements it by
+/// calling `startAccessingSecurityScopedResource()` on the document's URL for the duration of an
+/// open or save, and running the reads in `NSFileCoordinator.coordinate(readingItemAt:)` and the
+/// save (temporary file, rename) in `coordinate(writingItemAt:options: .forReplacing)`, forwarding
+/// to ``SystemFileSystem`` inside the coordinated blocks. (The AutoFill index,
+/// ``CredentialIndex``, still streams its file with `FileHandle`, outside this seam.)
 public protocol VaultFileSystem: Sendable {
     /// The path with every symbolic link and `.`/`..` resolved (`realpath(3)`).
     func resolve(_ path: String) throws(CoreError) -> String

@@ -1,4 +1,6 @@
+#if !hasFeature(Embedded) && canImport(Dispatch)
 import Dispatch
+#endif
 import MyPassBytes
 
 /// The Argon2 memory matrix (RFC 9106 §3.2): `lanes` rows of `laneLength` blocks of 1024 bytes,
@@ -6,6 +8,8 @@ import MyPassBytes
 ///
 /// It is `@unchecked Sendable` because the lanes' threads only ever write the blocks of their own
 /// segment and read blocks that were completed before the last slice barrier (RFC 9106 §3.4).
+/// Where there are no threads (Embedded Swift, or no Dispatch) the lanes of a slice run one after
+/// another, which gives the same result: within a slice no lane reads another lane's new blocks.
 struct Argon2Matrix: @unchecked Sendable {
     let words: UnsafeMutablePointer<UInt64>
     let blockCount: Int
@@ -56,7 +60,8 @@ struct Argon2Matrix: @unchecked Sendable {
         }
     }
 
-    /// Runs `iterations` passes (RFC 9106 §3.2 step 6), slice by slice, lanes in parallel.
+    /// Runs `iterations` passes (RFC 9106 §3.2 step 6), slice by slice, lanes in parallel (one
+    /// after another without Dispatch).
     /// - Returns: `false` when `progress` asked to stop (after a slice boundary).
     func fill(iterations: UInt32, variant: Argon2.Variant, version: UInt32, progress: KDFProgressHandler? = nil) -> Bool {
         let totalSlices = Double(Int(iterations) * Argon2Matrix.syncPoints)
@@ -65,10 +70,17 @@ struct Argon2Matrix: @unchecked Sendable {
                 if let progress, !progress(Double(pass * Argon2Matrix.syncPoints + slice) / totalSlices) { return false }
                 // Also for one lane (it then runs on this thread): the fill is only ever reached
                 // through this closure, which keeps `rotationCounts` opaque to the optimiser.
+                #if !hasFeature(Embedded) && canImport(Dispatch)
                 DispatchQueue.concurrentPerform(iterations: lanes) { lane in
                     fillSegment(
                         pass: pass, lane: lane, slice: slice, iterations: iterations, variant: variant, version: version)
                 }
+                #else
+                for lane in 0..<lanes {
+                    fillSegment(
+                        pass: pass, lane: lane, slice: slice, iterations: iterations, variant: variant, version: version)
+                }
+                #endif
             }
         }
         if let progress { _ = progress(1) }

@@ -25,29 +25,22 @@ public enum SigningPrivateKey: Sendable, CustomStringConvertible {
     /// - Throws: ``CryptoError`` `.invalidKey`, whose reason names the DER problem and its offset
     ///   (never a key byte); unsupported algorithms and curves are `.invalidKey` too.
     public init(pkcs8DER bytes: some Collection<UInt8>) throws(CryptoError) {
-        try self.init(der: Array(bytes), format: "PKCS#8") { try Self.parse($0) }
+        try self.init(der: Array(bytes), format: "PKCS#8") { (der) throws(CryptoError) in try Self.parse(der, format: "PKCS#8") }
     }
 
     /// Reads an SEC 1 `ECPrivateKey` (SEC 1 v2 §C.4, RFC 5915; the `EC PRIVATE KEY` PEM body
     /// OpenSSL writes) for P-256; a `[0]` curve other than P-256 is refused.
     /// - Throws: ``CryptoError`` `.invalidKey` as ``init(pkcs8DER:)``.
     public init(sec1DER bytes: some Collection<UInt8>) throws(CryptoError) {
-        try self.init(der: Array(bytes), format: "SEC 1") { try Self.parseECPrivateKey($0[...], outerPublicKey: nil) }
+        try self.init(der: Array(bytes), format: "SEC 1") { (der) throws(CryptoError) in
+            try Self.parseECPrivateKey(der[...], outerPublicKey: nil, format: "SEC 1")
+        }
     }
 
-    private init(der: [UInt8], format: String, parse: ([UInt8]) throws -> Parsed) throws(CryptoError) {
+    private init(der: [UInt8], format: String, parse: ([UInt8]) throws(CryptoError) -> Parsed) throws(CryptoError) {
         guard der.count <= Self.maxDERBytes else { throw CryptoError(.invalidKey, "\(format) key longer than \(Self.maxDERBytes) bytes") }
-        var parsed: Parsed
-        do {
-            try DERReader.validateStructure(der[...], maxDepth: 8)
-            parsed = try parse(der)
-        } catch let error as BytesError {
-            throw CryptoError(.invalidKey, "\(format) DER: \(error)")
-        } catch let error as CryptoError {
-            throw error
-        } catch {
-            throw CryptoError(.invalidKey, "\(format) DER")
-        }
+        try Self.readDER(format, DERReader.validateStructure(der[...], maxDepth: 8))
+        var parsed = try parse(der)
         defer { wipe(&parsed.privateKey) }
         switch parsed.algorithm {
         case .p256:
@@ -173,17 +166,17 @@ public enum SigningPrivateKey: Sendable, CustomStringConvertible {
         var publicKey: [UInt8]?
     }
 
-    static func parse(_ der: [UInt8]) throws -> Parsed {
+    static func parse(_ der: [UInt8], format: String) throws(CryptoError) -> Parsed {
         var outer = DERReader(der, maxDepth: 8)
-        var info = try outer.readSequence()
-        try outer.finish()
-        let version = try info.readSmallInteger()
+        var info = try readDER(format, outer.readSequence())
+        try readDER(format, outer.finish())
+        let version = try readDER(format, info.readSmallInteger())
         guard version == 0 || version == 1 else { throw CryptoError(.invalidKey, "PKCS#8 version \(version)") }
-        var algorithmReader = try info.readSequence()
-        let oid = Array(try algorithmReader.readObjectIdentifier())
+        var algorithmReader = try readDER(format, info.readSequence())
+        let oid = Array(try readDER(format, algorithmReader.readObjectIdentifier()))
         let algorithm: Algorithm
         if oid == KeyIdentifiers.ecPublicKey {
-            let curve = Array(try algorithmReader.readObjectIdentifier())
+            let curve = Array(try readDER(format, algorithmReader.readObjectIdentifier()))
             guard curve == KeyIdentifiers.prime256v1 else { throw CryptoError(.invalidKey, "EC curve other than P-256") }
             algorithm = .p256
         } else if oid == KeyIdentifiers.ed25519 {
@@ -191,51 +184,60 @@ public enum SigningPrivateKey: Sendable, CustomStringConvertible {
         } else {
             throw CryptoError(.invalidKey, "unsupported key algorithm")
         }
-        try algorithmReader.finish()
-        let privateKeyOctets = try info.readOctetString()
-        if info.nextIs(DERTag.contextConstructed(0)) { _ = try info.readElement() }  // attributes
+        try readDER(format, algorithmReader.finish())
+        let privateKeyOctets = try readDER(format, info.readOctetString())
+        if info.nextIs(DERTag.contextConstructed(0)) { _ = try readDER(format, info.readElement()) }  // attributes
         var outerPublicKey: [UInt8]?
         if version == 1, info.nextIs(DERTag.contextPrimitive(1)) {
-            let element = try info.readElement()
+            let element = try readDER(format, info.readElement())
             guard element.content.first == 0 else { throw CryptoError(.invalidKey, "public key BIT STRING with unused bits") }
             outerPublicKey = Array(element.content.dropFirst())
         }
-        try info.finish()
+        try readDER(format, info.finish())
         switch algorithm {
         case .ed25519:
             var inner = DERReader(privateKeyOctets, maxDepth: 1)
-            let seed = try inner.readOctetString()
-            try inner.finish()
+            let seed = try readDER(format, inner.readOctetString())
+            try readDER(format, inner.finish())
             guard seed.count == 32 else { throw CryptoError(.invalidKey, "Ed25519 private key must be 32 bytes") }
             return Parsed(algorithm: .ed25519, privateKey: Array(seed), publicKey: outerPublicKey)
         case .p256:
-            return try parseECPrivateKey(privateKeyOctets, outerPublicKey: outerPublicKey)
+            return try parseECPrivateKey(privateKeyOctets, outerPublicKey: outerPublicKey, format: format)
         }
     }
 
     /// SEC 1 §C.4 / RFC 5915 `ECPrivateKey` for P-256. The 32-byte d may come shorter (Botan 2
     /// writes the minimal number of bytes); it is left-padded.
-    static func parseECPrivateKey(_ octets: ArraySlice<UInt8>, outerPublicKey: [UInt8]?) throws -> Parsed {
+    static func parseECPrivateKey(
+        _ octets: ArraySlice<UInt8>, outerPublicKey: [UInt8]?, format: String
+    ) throws(CryptoError) -> Parsed {
         var inner = DERReader(octets, maxDepth: 4)
-        var ec = try inner.readSequence()
-        try inner.finish()
-        guard try ec.readSmallInteger() == 1 else { throw CryptoError(.invalidKey, "ECPrivateKey version is not 1") }
-        let d = try ec.readOctetString()
+        var ec = try readDER(format, inner.readSequence())
+        try readDER(format, inner.finish())
+        guard try readDER(format, ec.readSmallInteger()) == 1 else { throw CryptoError(.invalidKey, "ECPrivateKey version is not 1") }
+        let d = try readDER(format, ec.readOctetString())
         guard !d.isEmpty, d.count <= 32 else { throw CryptoError(.invalidKey, "P-256 private key longer than 32 bytes") }
         if ec.nextIs(DERTag.contextConstructed(0)) {
-            var parameters = try ec.readConstructed(tag: DERTag.contextConstructed(0))
-            guard Array(try parameters.readObjectIdentifier()) == KeyIdentifiers.prime256v1 else {
+            var parameters = try readDER(format, ec.readConstructed(tag: DERTag.contextConstructed(0)))
+            guard Array(try readDER(format, parameters.readObjectIdentifier())) == KeyIdentifiers.prime256v1 else {
                 throw CryptoError(.invalidKey, "ECPrivateKey curve other than P-256")
             }
-            try parameters.finish()
+            try readDER(format, parameters.finish())
         }
         var publicKey = outerPublicKey
         if ec.nextIs(DERTag.contextConstructed(1)) {
-            var wrapper = try ec.readConstructed(tag: DERTag.contextConstructed(1))
-            publicKey = Array(try wrapper.readBitString())
-            try wrapper.finish()
+            var wrapper = try readDER(format, ec.readConstructed(tag: DERTag.contextConstructed(1)))
+            publicKey = Array(try readDER(format, wrapper.readBitString()))
+            try readDER(format, wrapper.finish())
         }
-        try ec.finish()
+        try readDER(format, ec.finish())
         return Parsed(algorithm: .p256, privateKey: Array(d), publicKey: publicKey)
+    }
+
+    /// Runs one DER read of the key parsers and turns its ``BytesError`` into `.invalidKey`, so
+    /// that each parser throws one error type (as Embedded Swift needs).
+    @inline(__always)
+    static func readDER<T>(_ format: String, _ read: @autoclosure () throws(BytesError) -> T) throws(CryptoError) -> T {
+        do { return try read() } catch { throw CryptoError(.invalidKey, "\(format) DER: \(error)") }
     }
 }

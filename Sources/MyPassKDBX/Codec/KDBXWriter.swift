@@ -123,7 +123,7 @@ package struct KDBXWriter {
 /// error stops the stream and is rethrown by ``finish()``.
 private final class PayloadEncoder<Sink: KDBXByteSink> {
     var sink: Sink
-    private var encryptor: any StreamingCipher
+    private var encryptor: PayloadCipherStream
     private var deflater: Deflater?
     private var hmacBlocks: HMACBlockStream.Writer?
     private var hashedBlocks: HashedBlockStream.Writer?
@@ -132,7 +132,7 @@ private final class PayloadEncoder<Sink: KDBXByteSink> {
     /// The hash of the content, as it enters deflate.
     var contentHasher = PayloadPipeline.contentHash()
 
-    init(sink: Sink, encryptor: any StreamingCipher, isKDBX4: Bool, hmacKey: SecureBytes, blockByteCount: Int,
+    init(sink: Sink, encryptor: PayloadCipherStream, isKDBX4: Bool, hmacKey: SecureBytes, blockByteCount: Int,
          compressionLevel: Int?) {
         self.sink = sink
         self.encryptor = encryptor

@@ -80,6 +80,13 @@ public struct KDBXHeader: Sendable {
     /// - Returns: the version, the fields, and the header's length in bytes.
     static func scan(_ file: ArraySlice<UInt8>, limits: KDBXLimits) throws(KDBXError) -> (KDBXVersion, [RawField], Int) {
         var reader = ByteReader(file)
+        /// One read of `reader`: running out of bytes is a truncated header (one error type per
+        /// scope, as Embedded Swift needs).
+        func read<T>(_ value: @autoclosure () throws(BytesError) -> T) throws(KDBXError) -> T {
+            do { return try value() } catch {
+                throw KDBXError(.corruptedFile, "file ends inside the header", location: "offset \(reader.offset)")
+            }
+        }
         do {
             guard file.count >= 12 else {
                 if file.count >= 4, loadLittleEndian(file.prefix(4), as: UInt32.self) == signature1 {
@@ -87,8 +94,8 @@ public struct KDBXHeader: Sendable {
                 }
                 throw KDBXError(.unsupported, "not a KeePass database (file too short)")
             }
-            let sig1 = try reader.readUInt32LittleEndian()
-            let sig2 = try reader.readUInt32LittleEndian()
+            let sig1 = try read(reader.readUInt32LittleEndian())
+            let sig2 = try read(reader.readUInt32LittleEndian())
             guard sig1 == signature1 else {
                 throw KDBXError(.unsupported, "not a KeePass database (invalid file signature)", location: "offset 0")
             }
@@ -101,7 +108,7 @@ public struct KDBXHeader: Sendable {
             default:
                 throw KDBXError(.unsupported, "not a KeePass database (invalid file signature)", location: "offset 4")
             }
-            let version = KDBXVersion(rawValue: try reader.readUInt32LittleEndian())
+            let version = KDBXVersion(rawValue: try read(reader.readUInt32LittleEndian()))
             guard version.major >= 2, version.major <= 4 else {
                 throw KDBXError(.unsupported, "unsupported file version \(version)", location: "offset 8")
             }
@@ -111,14 +118,14 @@ public struct KDBXHeader: Sendable {
                 guard reader.remaining >= 1 else {
                     throw KDBXError(.corruptedFile, "file ends inside the header", location: "offset \(offset)")
                 }
-                let id = try reader.readUInt8()
+                let id = try read(reader.readUInt8())
                 let length: Int
                 if version.isKDBX4 {
                     guard reader.remaining >= 4 else {
                         throw KDBXError(.corruptedFile, "file ends inside a header field length",
                                         location: HeaderFieldID.describe(id) + " at offset \(offset)")
                     }
-                    let signed = try reader.readInt32LittleEndian()
+                    let signed = try read(reader.readInt32LittleEndian())
                     guard signed >= 0 else {
                         throw KDBXError(.corruptedFile, "negative header field length",
                                         location: HeaderFieldID.describe(id) + " at offset \(offset)")
@@ -129,7 +136,7 @@ public struct KDBXHeader: Sendable {
                         throw KDBXError(.corruptedFile, "file ends inside a header field length",
                                         location: HeaderFieldID.describe(id) + " at offset \(offset)")
                     }
-                    length = Int(try reader.readUInt16LittleEndian())
+                    length = Int(try read(reader.readUInt16LittleEndian()))
                 }
                 guard length <= reader.remaining else {
                     throw KDBXError(.corruptedFile, "file ends inside a header field",
@@ -139,7 +146,7 @@ public struct KDBXHeader: Sendable {
                     throw KDBXError(.limitExceeded, "header field of \(length) bytes",
                                     location: HeaderFieldID.describe(id) + " at offset \(offset)")
                 }
-                let data = try reader.readBytes(length)
+                let data = try read(reader.readBytes(length))
                 guard reader.offset <= limits.maxHeaderBytes else {
                     throw KDBXError(.limitExceeded, "header longer than \(limits.maxHeaderBytes) bytes",
                                     location: "offset \(offset)")
@@ -148,10 +155,6 @@ public struct KDBXHeader: Sendable {
                 if id == HeaderFieldID.endOfHeader.rawValue { break }
             }
             return (version, fields, reader.offset)
-        } catch let error as KDBXError {
-            throw error
-        } catch {
-            throw KDBXError(.corruptedFile, "file ends inside the header", location: "offset \(reader.offset)")
         }
     }
 

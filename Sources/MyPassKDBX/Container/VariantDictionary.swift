@@ -75,22 +75,27 @@ public struct VariantDictionary: Equatable, Sendable {
         func fail(_ reason: String) -> KDBXError {
             KDBXError(.corruptedFile, "VariantDictionary: " + reason, location: "dictionary offset \(reader.offset)")
         }
+        /// One read of `reader`: running out of bytes is a truncated dictionary (one error type
+        /// per scope, as Embedded Swift needs).
+        func read<T>(_ value: @autoclosure () throws(BytesError) -> T) throws(KDBXError) -> T {
+            do { return try value() } catch { throw fail("truncated (\(error))") }
+        }
         do {
-            let version = try reader.readUInt16LittleEndian()
+            let version = try read(reader.readUInt16LittleEndian())
             guard version & 0xFF00 <= Self.currentVersion & 0xFF00 else {
                 throw KDBXError(.unsupported, "VariantDictionary version 0x" + String(version, radix: 16) + " is newer than 1.x")
             }
             items = []
             while true {
-                let type = try reader.readUInt8()
+                let type = try read(reader.readUInt8())
                 if type == 0 { break }
-                let nameLength = try reader.readInt32LittleEndian()
+                let nameLength = try read(reader.readInt32LittleEndian())
                 guard nameLength >= 0, Int(nameLength) <= reader.remaining else { throw fail("bad name length") }
-                let nameBytes = try reader.readBytes(Int(nameLength))
+                let nameBytes = try read(reader.readBytes(Int(nameLength)))
                 guard let name = String(validating: nameBytes, as: UTF8.self) else { throw fail("name is not UTF-8") }
-                let valueLength = try reader.readInt32LittleEndian()
+                let valueLength = try read(reader.readInt32LittleEndian())
                 guard valueLength >= 0, Int(valueLength) <= reader.remaining else { throw fail("bad value length") }
-                let data = try reader.readBytes(Int(valueLength))
+                let data = try read(reader.readBytes(Int(valueLength)))
                 func fixed(_ size: Int) throws(KDBXError) {
                     guard data.count == size else { throw fail("item \(name) has \(data.count) bytes, expected \(size)") }
                 }
@@ -110,12 +115,6 @@ public struct VariantDictionary: Equatable, Sendable {
                 self[name] = value
             }
             guard reader.isAtEnd else { throw fail("bytes after the terminator") }
-        } catch let error as BytesError {
-            throw fail("truncated (\(error))")
-        } catch let error as KDBXError {
-            throw error
-        } catch {
-            throw fail("unreadable")
         }
     }
 

@@ -94,11 +94,13 @@ public struct EntryField: Equatable, Sendable {
     }
 
     /// Calls `body` with the value's UTF-8 bytes (a wiped scratch copy for protected values).
-    public func withUTF8Bytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    public func withUTF8Bytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
         switch storage {
         case .plain(let text):
             var copy = text
-            return try copy.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
+            // `String.withUTF8` rethrows untyped errors: carry the typed one out in a `Result`.
+            let result = copy.withUTF8 { bytes in Result { () throws(E) -> R in try body(UnsafeRawBufferPointer(bytes)) } }
+            return try result.get()
         case .protected(let secret):
             return try secret.withRevealedBytes(body)
         }

@@ -9,11 +9,11 @@ extension Group {
 
     /// Calls `body` for this group and every group below it, pre-order, with the path of names from
     /// below this group down to the visited one (`[]` for this group).
-    public func forEachGroup(_ body: (Group, [String]) throws -> Void) rethrows {
+    public func forEachGroup<E: Error>(_ body: (Group, [String]) throws(E) -> Void) throws(E) {
         try visit(path: [], body)
     }
 
-    private func visit(path: [String], _ body: (Group, [String]) throws -> Void) rethrows {
+    private func visit<E: Error>(path: [String], _ body: (Group, [String]) throws(E) -> Void) throws(E) {
         try body(self, path)
         for child in groups { try child.visit(path: path + [child.name], body) }
     }
@@ -73,7 +73,9 @@ extension Group {
 
     /// Runs `body` on the group with `uuid` in this subtree, in place; returns `nil` when not found.
     @discardableResult
-    public mutating func modifyGroup<R>(withUUID uuid: KDBXUUID, _ body: (inout Group) throws -> R) rethrows -> R? {
+    public mutating func modifyGroup<R, E: Error>(
+        withUUID uuid: KDBXUUID, _ body: (inout Group) throws(E) -> R
+    ) throws(E) -> R? {
         if self.uuid == uuid { return try body(&self) }
         for index in groups.indices {
             if let result = try groups[index].modifyGroup(withUUID: uuid, body) { return result }
@@ -83,7 +85,9 @@ extension Group {
 
     /// Runs `body` on the entry with `uuid` in this subtree, in place; returns `nil` when not found.
     @discardableResult
-    public mutating func modifyEntry<R>(withUUID uuid: KDBXUUID, _ body: (inout Entry) throws -> R) rethrows -> R? {
+    public mutating func modifyEntry<R, E: Error>(
+        withUUID uuid: KDBXUUID, _ body: (inout Entry) throws(E) -> R
+    ) throws(E) -> R? {
         if let index = entries.firstIndex(where: { $0.uuid == uuid }) { return try body(&entries[index]) }
         for index in groups.indices {
             if let result = try groups[index].modifyEntry(withUUID: uuid, body) { return result }

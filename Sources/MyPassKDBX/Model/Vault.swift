@@ -70,7 +70,7 @@ extension Vault {
 
     /// The names from below the root down to group `uuid` (`[]` for the root), or `nil`.
     public func path(ofGroup uuid: KDBXUUID) -> [String]? {
-        root.groupChain(to: uuid).map { $0.dropFirst().map(\.name) }
+        root.groupChain(to: uuid).map { $0.dropFirst().map { $0.name } }
     }
 
     /// The recycle bin group, when enabled and present.

@@ -37,7 +37,11 @@ enum Subprocess {
                 return (-1, SecureBytes())
             }
         }
+        #if canImport(Darwin)
+        var actions: posix_spawn_file_actions_t?   // an opaque pointer on Apple platforms
+        #else
         var actions = posix_spawn_file_actions_t()
+        #endif
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         if input != nil {
@@ -101,7 +105,11 @@ enum Subprocess {
         markInheritedDescriptorsCloseOnExec()
         var inputPipe: [Int32] = [-1, -1]
         guard pipe(&inputPipe) == 0 else { return false }
+        #if canImport(Darwin)
+        var actions: posix_spawn_file_actions_t?   // an opaque pointer on Apple platforms
+        #else
         var actions = posix_spawn_file_actions_t()
+        #endif
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, inputPipe[0], 0)

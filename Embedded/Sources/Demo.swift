@@ -1,0 +1,94 @@
+import MyPassBytes
+import MyPassCompression
+import MyPassCrypto
+import MyPassKDBX
+
+/// The embedded demo: known answers of the primitives, then a vault round trip on the demo vault
+/// (open with its password, list titles, rename one entry, save, reopen, list again). Prints one
+/// line per check; `build.sh` compares the output with `expected-output.txt`.
+/// - Returns: whether every check passed.
+func runDemo() -> Bool {
+    var ok = true
+    func check(_ name: String, _ actual: [UInt8], _ expectedHex: String) {
+        let hex = actual.hexString
+        let passed = hex == expectedHex
+        ok = ok && passed
+        print("\(passed ? "ok" : "FAIL") \(name) \(hex)")
+    }
+    knownAnswers(check)
+    ok = vaultRoundTrip() && ok
+    print(ok ? "all checks passed" : "SOME CHECKS FAILED")
+    return ok
+}
+
+/// SHA-256 (FIPS 180-4 example "abc"), AES-256 (FIPS-197 C.3), ChaCha20 (RFC 8439 §2.4.2 first
+/// block), Argon2d (RFC 9106 §5.1) and raw inflate of a stream written by zlib.
+func knownAnswers(_ check: (String, [UInt8], String) -> Void) {
+    check("sha256", SHA256.hash(Array("abc".utf8)), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+
+    let aesKey = [UInt8](0..<32), aesPlain: [UInt8] = (0..<16).map { UInt8($0) &* 0x11 }
+    let aes = try? AES256(key: aesKey)
+    check("aes256", aes?.encrypt(block: aesPlain) ?? [], "8ea2b7ca516745bfeafc49904b496089")
+
+    let chachaKey = [UInt8](0..<32), nonce: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 0x4a, 0, 0, 0, 0]
+    var sunscreen = Array("Ladies and Gentlemen of the class of '99: If I could offer you o".utf8)
+    if var chacha = try? ChaCha20(key: chachaKey, nonce: nonce, counter: 1) {
+        chacha.apply(to: &sunscreen)
+    }
+    check("chacha20", sunscreen,
+          "6e2e359a2568f98041ba0728dd0d6981e97e7aec1d4360c20a27afccfd9fae0bf91b65c5524733ab8f593dabcd62b3571639d624e65152ab8f530c359f0861d8")
+
+    let parameters = Argon2.Parameters(
+        variant: .argon2d, memoryKiB: 32, iterations: 3, parallelism: 4,
+        salt: [UInt8](repeating: 2, count: 16), secret: [UInt8](repeating: 3, count: 8),
+        associatedData: [UInt8](repeating: 4, count: 12))
+    let tag = try? Argon2.deriveKey(password: [UInt8](repeating: 1, count: 32), parameters: parameters)
+    check("argon2d", tag ?? [], "512b391b6f1162975371d30919734294f868e3be3984f3c1a13a4db9fabe4acb")
+
+    // zlib.compressobj(9, DEFLATED, -15) over "MyPass embedded: " x 8 (fixed Huffman, matches).
+    let deflated: [UInt8] = [
+        0xf3, 0xad, 0x0c, 0x48, 0x2c, 0x2e, 0x56, 0x48, 0xcd, 0x4d, 0x4a, 0x4d, 0x49, 0x49, 0x4d, 0xb1,
+        0x52, 0xf0, 0x1d, 0x18, 0x01, 0x00,
+    ]
+    var inflater = Inflater(format: .raw)
+    var inflated = (try? inflater.update(deflated)) ?? []
+    inflated += (try? inflater.finish()) ?? [0]
+    let expected = Array(String(repeating: "MyPass embedded: ", count: 8).utf8)
+    check("inflate", inflated == expected ? Array("136 bytes as written".utf8) : inflated,
+          Array("136 bytes as written".utf8).hexString)
+}
+
+/// Opens the demo vault from bytes, lists it, renames "Jira" to "Jira Cloud", saves, reopens the
+/// saved bytes and lists again.
+func vaultRoundTrip() -> Bool {
+    do throws(KDBXError) {
+        let key = try CompositeKey(password: ProtectedString("demo"), keyFileContents: nil)
+        var vault = try KDBXCodec.open(demoVaultBytes, key: key)
+        print("opened \(demoVaultBytes.count) bytes: \(vault.allEntries.count) entries")
+        listTitles(vault)
+        guard let jira = vault.allEntries.first(where: { $0.title == "Jira" }) else {
+            print("FAIL no entry Jira")
+            return false
+        }
+        vault.root.modifyEntry(withUUID: jira.uuid) { $0.title = "Jira Cloud" }
+        let saved = try KDBXCodec.save(vault, key: key)
+        let reopened = try KDBXCodec.open(saved, key: key)
+        print("reopened the saved vault: \(reopened.allEntries.count) entries")
+        listTitles(reopened)
+        let renamed = reopened.allEntries.contains { $0.title == "Jira Cloud" }
+        print("\(renamed ? "ok" : "FAIL") rename survived the save")
+        return renamed
+    } catch {
+        print("FAIL vault: \(error)")
+        return false
+    }
+}
+
+/// Prints "group path/title" for every current entry, in manifest order.
+func listTitles(_ vault: Vault) {
+    vault.root.forEachGroup { group, path in
+        for entry in group.entries {
+            print("  \(path.isEmpty ? "" : path.joined(separator: "/") + "/")\(entry.title)")
+        }
+    }
+}
