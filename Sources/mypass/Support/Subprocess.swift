@@ -69,15 +69,7 @@ enum Subprocess {
             return (-1, SecureBytes())
         }
         if let input {
-            input.withUnsafeBytes { raw in
-                var offset = 0
-                while offset < raw.count {
-                    let count = write(inputPipe[1], raw.baseAddress! + offset, raw.count - offset)
-                    if count < 0 && errno == EINTR { continue }
-                    guard count > 0 else { break }
-                    offset += count
-                }
-            }
+            writeAll(input, to: inputPipe[1])
             close(inputPipe[1])
         }
         var output = SecureBytes()
@@ -123,20 +115,23 @@ enum Subprocess {
         var pid = pid_t()
         let spawned = posix_spawn(&pid, executable, &actions, nil, &argv, environ)
         close(inputPipe[0])
-        if spawned == 0 {
-            input.withUnsafeBytes { raw in
-                // All of it, or until the child stops reading (a write of 0 or an error ends it).
-                var offset = 0
-                while offset < raw.count {
-                    let count = write(inputPipe[1], raw.baseAddress! + offset, raw.count - offset)
-                    if count < 0 && errno == EINTR { continue }
-                    guard count > 0 else { break }
-                    offset += count
-                }
-            }
-        }
+        if spawned == 0 { writeAll(input, to: inputPipe[1]) }
         close(inputPipe[1])
         return spawned == 0
+    }
+
+    /// Writes all of `bytes` to the pipe `fd`, or until the child stops reading (a write of 0 or
+    /// an error ends it).
+    private static func writeAll(_ bytes: SecureBytes, to fd: Int32) {
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let count = write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { break }
+                offset += count
+            }
+        }
     }
 
     /// This executable's path (for starting `mypass agent` or `mypass unclip`).
