@@ -35,6 +35,14 @@ struct LifecycleTests {
         #expect(KDFCalibration.argon2Iterations(oneIteration: 5, threeIterations: 6, targetSeconds: 1) == 1)
         #expect(KDFCalibration.aesRounds(probe: 100, probeSeconds: 0, targetSeconds: 1) == 2_000_000_000)
         #expect(throws: CoreError(.invalidOperation)) { try KDFCalibration.calibrate(.aes(rounds: 1), targetSeconds: 0) }
+        // A 1-iteration time as slow as the 3-iteration one (load from other programs): the model
+        // asks for 100,000 iterations; 64 MiB times that is more than a vault may cost to open
+        // (64 GiB), so the iterations stop at 1,024, which `create` accepts.
+        let loaded = try KDFCalibration.calibrate(.argon2(.keePassDefault), targetSeconds: 1, timer: modelTimer(fixed: 0.5, perIteration: 0))
+        #expect(loaded == .argon2(Argon2Settings(variant: .argon2d, memoryBytes: 64 << 20, iterations: 1024, parallelism: 2)))
+        try VaultSettingsChange.validate(loaded)
+        let created = try NewVaultSettings(name: "v").makeVault(now: now, timer: modelTimer(fixed: 0.5, perIteration: 0))
+        #expect(created.format.kdf == loaded)
     }
 
     @Test("Calibration with the real KDF and a short target gives a usable cost (no timing asserted)")

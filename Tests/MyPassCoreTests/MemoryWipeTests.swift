@@ -11,7 +11,7 @@ import Testing
 /// memory (`/proc/self/mem`) for the marker (issue 20; the whole-program check is the CLI's
 /// `memoryAfterLock` test). Markers are random per run, so no copy exists in the binary, and the
 /// scanner holds them masked.
-@Suite("Memory: inflater window, tokenizer buffer, generator, composite key and key file leave no copy")
+@Suite("Memory: inflater and deflater windows, XML writer and tokenizer buffers, generator, composite key and key file leave no copy")
 struct MemoryWipeTests {
     /// Fills `clear` with a random marker of `count` bytes drawn from `alphabet` and returns it as
     /// a masked needle; the caller wipes `clear` once it is used.
@@ -57,6 +57,50 @@ struct MemoryWipeTests {
         }
         wipe(&stream)
         #expect(try Self.occurrences(needle.prefix(32)) == 0)
+    }
+
+    @Test("a deflater's window and symbol buffer are zeroed when it is released", arguments: [0, 6])
+    @inline(never)
+    func deflaterWindow(level: Int) throws {
+        // Random letters do not repeat, so deflate keeps them as literals: in its window, in its
+        // symbol buffer (levels 1-9) and, stored verbatim, in its input and output buffers (level 0).
+        var data: [UInt8] = []
+        let needle = Self.marker(8192, alphabet: Self.letters, into: &data)
+        do {
+            var deflater = Deflater(format: .gzip, level: level)
+            var output = deflater.update(data)
+            var tail = deflater.finish()
+            #expect(output.count + tail.count > 8192 / 2)
+            wipe(&output)
+            wipe(&tail)
+        }
+        wipe(&data)
+        #expect(try Self.occurrences(needle.prefix(32)) == 0)
+    }
+
+    @Test("an XML writer's output buffer is zeroed when it grows, so only the bytes taken hold the text")
+    @inline(never)
+    func xmlWriterOutput() throws {
+        var text: [UInt8] = []
+        _ = Self.marker(40, alphabet: Self.letters, into: &text)
+        // The text with the markup before it: only the writer's output has that (the String
+        // handed to it, which cannot be wiped, holds the text alone).
+        var written = Array("<Value>".utf8) + text
+        let needle = written.withUnsafeBytes { ProcessMemoryScan.Needle(name: "written", clear: $0) }
+        wipe(&written)
+        do {
+            var writer = XMLWriter()
+            writer.startElement("Root")
+            // Written first, then moved each time the buffer grows (96, 192, 384, 768 KiB, ...).
+            writer.writeElement("Value", text: String(decoding: text, as: UTF8.self))
+            wipe(&text)
+            for index in 0..<60_000 { writer.writeElement("Item", text: String(index)) }
+            var output = writer.finish()
+            #expect(output.count > 1_000_000)
+            #expect(try Self.occurrences(needle) == 1)  // the output taken, and nothing else
+            wipe(&output)
+        }
+        #expect(try Self.occurrences(needle) == 0)
     }
 
     @Test("a tokenizer's input buffer is zeroed when it is released")

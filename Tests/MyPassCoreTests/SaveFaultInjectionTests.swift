@@ -76,4 +76,38 @@ struct SaveFaultInjectionTests {
         }
         #expect(refused == rename + 1)
     }
+
+    @Test("a failed save whose temporary file cannot be removed names that file in its error; the next open removes it and says so")
+    func failedRemovalIsNamed() throws {
+        var dry = try prepare(.plain)
+        dry.faulty.startRecording()
+        try dry.document.save()
+        let firstWrite = try #require(dry.faulty.callLog.firstIndex(of: .write))
+
+        var run = try prepare(.plain)
+        run.faulty.fail(.remove)
+        run.faulty.failCall(firstWrite)
+        let failure: CoreError
+        do throws(CoreError) {
+            try run.document.save()
+            Issue.record("the save went on after a failed write")
+            return
+        } catch {
+            failure = error
+        }
+        let left = run.dir.contents.filter { $0 != "v.kdbx" }
+        try #require(left.count == 1, "\(run.dir.contents)")
+        #expect(left[0].hasPrefix(".v.kdbx.mypass-") && left[0].hasSuffix(".tmp"))
+        #expect(failure.code == .io)
+        #expect(failure.reason.hasPrefix("injected failure: write; the temporary file /"), "\(failure.reason)")
+        #expect(failure.reason.hasSuffix("/\(left[0]) could not be removed (injected failure: remove); the next open of the vault removes it"),
+                "\(failure.reason)")
+        #expect([UInt8](try Data(contentsOf: run.url)) == run.before)
+        #expect(run.document.hasUnsavedChanges)
+
+        let reopened = try VaultDocument.open(run.url.path, key: try TestVaultFile.key())
+        #expect(reopened.removedStaleFiles.map { String($0.split(separator: "/").last!) } == left)
+        #expect(reopened.staleFilesLeft.isEmpty)
+        #expect(run.dir.contents == ["v.kdbx"])
+    }
 }

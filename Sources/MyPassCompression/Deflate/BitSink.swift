@@ -1,3 +1,5 @@
+import MyPassBytes
+
 /// Growable output buffer with an LSB-first bit accumulator (RFC 1951 §3.1.1), for the deflater.
 /// Memory is manual so that the block writer can keep the write pointer and the bit buffer in
 /// locals; `DeflateState` owns one and frees it.
@@ -13,7 +15,11 @@ struct BitSink {
         base = .allocate(capacity: capacity)
     }
 
-    func free() { base.deallocate() }
+    /// Zeroes and frees the buffer (stored blocks carry their input verbatim).
+    func free() {
+        secureZero(base, count: capacity)
+        base.deallocate()
+    }
 
     func copy() -> BitSink {
         var other = BitSink(capacity: capacity)
@@ -31,6 +37,7 @@ struct BitSink {
         let newCapacity = max(needed, capacity * 2)
         let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
         newBase.update(from: base, count: count)
+        secureZero(base, count: capacity)
         base.deallocate()
         base = newBase
         capacity = newCapacity

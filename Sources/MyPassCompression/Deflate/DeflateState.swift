@@ -1,3 +1,5 @@
+import MyPassBytes
+
 /// The match finder and block state of the deflater, after zlib's `deflate.c`: a 64 KiB window
 /// (two halves of 32 KiB that slide), 3-byte hash chains, a symbol buffer of 16383 entries per
 /// block, and the per-block symbol frequencies. Buffers are manual so that hot loops work on raw
@@ -85,6 +87,10 @@ final class DeflateState {
     }
 
     deinit {
+        // The window holds the last 64 KiB of input and the symbol buffer the literal bytes of
+        // the current block (decrypted XML when a vault is saved): zeroed before they are freed.
+        secureZero(window, count: Self.windowBytes + Self.windowSlack)
+        secureZero(symbolLength, count: Self.symbolCapacity)
         window.deallocate()
         head.deallocate()
         prev.deallocate()

@@ -1,3 +1,5 @@
+import MyPassBytes
+
 /// Streaming compressor producing raw DEFLATE (RFC 1951), zlib (RFC 1950) or gzip (RFC 1952).
 ///
 /// The algorithm follows zlib's: LZ77 over a 32 KiB window with 3-byte hash chains, lazy
@@ -43,7 +45,6 @@ public struct Deflater: @unchecked Sendable {
     public mutating func update(_ input: ArraySlice<UInt8>) -> [UInt8] {
         precondition(!finished, "Deflater.update after finish()")
         let s = uniqueState()
-        var out = header()
         input.withUnsafeBufferPointer { buffer in
             switch format {
             case .raw: break
@@ -53,12 +54,15 @@ public struct Deflater: @unchecked Sendable {
             inputBytes &+= UInt32(truncatingIfNeeded: buffer.count)
             var position = 0
             if level == 0 {
+                // One allocation, so that growing never leaves an unwiped copy of the input.
+                if storedBuffer.capacity < 65535 { storedBuffer.reserveCapacity(65535) }
                 while position < buffer.count {
                     let n = min(65535 - storedBuffer.count, buffer.count - position)
                     storedBuffer.append(contentsOf: buffer[position..<(position + n)])
                     position += n
                     if storedBuffer.count == 65535 {
                         storedBuffer.withUnsafeBufferPointer { s.writeStored($0.baseAddress!, count: 65535, last: false) }
+                        wipe(&storedBuffer)
                         storedBuffer.removeAll(keepingCapacity: true)
                     }
                 }
@@ -69,8 +73,7 @@ public struct Deflater: @unchecked Sendable {
                 }
             }
         }
-        out += s.sink.takeBytes()
-        return out
+        return output(s)
     }
 
     /// Compresses the next chunk of input (see ``update(_:)-(ArraySlice<UInt8>)``).
@@ -83,26 +86,27 @@ public struct Deflater: @unchecked Sendable {
     public mutating func finish() -> [UInt8] {
         precondition(!finished, "Deflater.finish called twice")
         let s = uniqueState()
-        var out = header()
         if level == 0 {
             storedBuffer.withUnsafeBufferPointer { b in
                 s.writeStored(b.baseAddress ?? UnsafePointer(s.window), count: b.count, last: true)
             }
+            wipe(&storedBuffer)
             storedBuffer = []
             s.sink.alignToByte()
         } else {
             compress(s, finishing: true)
             s.flushBlock(last: true)
         }
-        out += s.sink.takeBytes()
+        var trailer: [UInt8] = []
         switch format {
         case .raw: break
-        case .zlib: out += [UInt8(check >> 24), UInt8(check >> 16 & 0xFF), UInt8(check >> 8 & 0xFF), UInt8(check & 0xFF)]
+        case .zlib: trailer = [UInt8(check >> 24), UInt8(check >> 16 & 0xFF), UInt8(check >> 8 & 0xFF), UInt8(check & 0xFF)]
         case .gzip:
             for v in [check, inputBytes] {
-                out += [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24)]
+                trailer += [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24)]
             }
         }
+        let out = output(s, trailer: trailer)
         finished = true
         state = nil
         return out
@@ -115,8 +119,31 @@ public struct Deflater: @unchecked Sendable {
     ///   - level: 0...9.
     public static func compress(_ data: ArraySlice<UInt8>, format: CompressionFormat, level: Int = 6) -> [UInt8] {
         var deflater = Deflater(format: format, level: level)
-        var out = deflater.update(data)
-        out += deflater.finish()
+        var first = deflater.update(data)
+        var last = deflater.finish()
+        defer {
+            wipe(&first)
+            wipe(&last)
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(first.count + last.count)
+        out += first
+        out += last
+        return out
+    }
+
+    /// The header (once), the bytes the sink holds and `trailer`, in one array allocated at its
+    /// final size: an array that grows frees its old storage unwiped, and stored blocks (level 0)
+    /// carry the input verbatim. The sink's copy is zeroed.
+    private mutating func output(_ s: DeflateState, trailer: [UInt8] = []) -> [UInt8] {
+        let head = header()
+        var taken = s.sink.takeBytes()
+        defer { wipe(&taken) }
+        var out: [UInt8] = []
+        out.reserveCapacity(head.count + taken.count + trailer.count)
+        out += head
+        out += taken
+        out += trailer
         return out
     }
 

@@ -49,8 +49,7 @@ extension VaultDocument {
             fileSystem.close(placeholder)
         } catch {
             fileSystem.close(placeholder)
-            try? fileSystem.remove(stagingPath)
-            throw error
+            throw removingTemporaryFile(stagingPath, after: error, fileSystem: fileSystem)
         }
         var staged = VaultDocument(
             path: stagingPath, identity: VaultFileIdentity(path: stagingPath, status: placeholderStatus, bytes: []),
@@ -64,8 +63,7 @@ extension VaultDocument {
             // 7. The real name, only if still free; then the staging name goes.
             try fileSystem.link(stagingPath, to: realPath)
         } catch {
-            try? fileSystem.remove(stagingPath)
-            throw error
+            throw removingTemporaryFile(stagingPath, after: error, fileSystem: fileSystem)
         }
         do throws(CoreError) {
             try fileSystem.remove(stagingPath)

@@ -96,35 +96,35 @@ extension VaultDocument {
             + SecureRandom.bytes(count: 8).hexString + Self.temporaryFileSuffix
         let output = try fileSystem.createExclusive(temporaryPath, permissions: current.permissions,
                                                     owner: (current.userID, current.groupID))
-        var temporaryExists = true
         var outputOpen = true
-        defer {
-            if outputOpen { fileSystem.close(output) }
-            if temporaryExists { try? fileSystem.remove(temporaryPath) }
-        }
-        var sink = FileSink(fileSystem: fileSystem, handle: output)
-        let contentDigest: [UInt8]
-        do throws(KDBXError) {
-            contentDigest = try writer.write(plan, keys: keys, to: &sink)
+        let writtenStatus: VaultFileStatus, written: [UInt8], saved: Vault
+        do throws(CoreError) {
+            var sink = FileSink(fileSystem: fileSystem, handle: output)
+            let contentDigest: [UInt8]
+            do throws(KDBXError) {
+                contentDigest = try writer.write(plan, keys: keys, to: &sink)
+            } catch {
+                throw sink.failure ?? CoreError(codecError: error)
+            }
+            try fileSystem.synchronize(output)
+            writtenStatus = try fileSystem.status(of: output)
+            fileSystem.close(output)
+            outputOpen = false
+
+            // 5. The check, with the keys just derived (no KDF): the file's header is the one planned,
+            //    and its payload decodes to exactly the content serialized from the model (or, with
+            //    `.fullReadBack`, reads back to the model).
+            written = try fileSystem.readFile(temporaryPath, maxBytes: Int.max)
+            saved = toWrite.asWritten(version: plan.version)
+            try Self.verify(written, plan: plan, transformedKey: transformed, contentDigest: contentDigest, expected: saved,
+                            options: options, location: realPath)
+
+            // 6. In place, atomically; then the directory entry to disk.
+            try fileSystem.rename(temporaryPath, to: realPath)
         } catch {
-            throw sink.failure ?? CoreError(codecError: error)
+            if outputOpen { fileSystem.close(output) }
+            throw Self.removingTemporaryFile(temporaryPath, after: error, fileSystem: fileSystem)
         }
-        try fileSystem.synchronize(output)
-        let writtenStatus = try fileSystem.status(of: output)
-        fileSystem.close(output)
-        outputOpen = false
-
-        // 5. The check, with the keys just derived (no KDF): the file's header is the one planned,
-        //    and its payload decodes to exactly the content serialized from the model (or, with
-        //    `.fullReadBack`, reads back to the model).
-        let written = try fileSystem.readFile(temporaryPath, maxBytes: Int.max)
-        let saved = toWrite.asWritten(version: plan.version)
-        try Self.verify(written, plan: plan, transformedKey: transformed, contentDigest: contentDigest, expected: saved,
-                        options: options, location: realPath)
-
-        // 6. In place, atomically; then the directory entry to disk.
-        try fileSystem.rename(temporaryPath, to: realPath)
-        temporaryExists = false
         var warnings: [String] = []
         do {
             try fileSystem.synchronizeDirectory(directory)
@@ -157,6 +157,20 @@ extension VaultDocument {
         /// version reads back: also checks the reader against the writer, at the cost of a full
         /// parse and the memory of a second model (for tests).
         case fullReadBack
+    }
+
+    /// Removes the temporary file of a save or create that failed with `error`, and returns the
+    /// error to throw: `error` itself, or, when the file cannot be removed, `error` with the
+    /// file's path and the reason added to its reason (the next open of the vault removes it).
+    static func removingTemporaryFile(_ path: String, after error: CoreError, fileSystem: any VaultFileSystem) -> CoreError {
+        do throws(CoreError) {
+            try fileSystem.remove(path)
+            return error
+        } catch let failure {
+            let left = "the temporary file \(path) could not be removed (\(failure.reason)); the next open of the vault removes it"
+            return CoreError(error.code, error.reason.isEmpty ? left : error.reason + "; " + left, location: error.location,
+                             underlying: error.underlying)
+        }
     }
 
     /// The save's check (see ``SaveVerification``).

@@ -49,6 +49,10 @@ public enum KDFCalibration {
             argon2.iterations = 3
             let three = try fastest(.argon2(argon2))
             argon2.iterations = argon2Iterations(oneIteration: one, threeIterations: three, targetSeconds: targetSeconds)
+            // Never more work than a vault may cost to open (KDBXLimits.maxArgon2WorkBytes): a
+            // 1-iteration run slowed by other programs makes the model's per-iteration cost tiny.
+            let limits = KDBXLimits()
+            argon2.iterations = max(1, min(argon2.iterations, limits.maxArgon2WorkBytes / max(argon2.memoryBytes, 1)))
             return .argon2(argon2)
         case .aes:
             var probe: UInt64 = 100_000

@@ -19,7 +19,7 @@ public struct XMLWriter: Sendable {
         var parentWasMixed: Bool
     }
 
-    var output: [UInt8] = []
+    var output = XMLOutputBuffer()
     var stack: [Frame] = []
     var isStartTagOpen = false
     var isMixed = false
@@ -153,10 +153,9 @@ public struct XMLWriter: Sendable {
     public var bufferedByteCount: Int { output.count }
 
     /// Returns the bytes produced so far and forgets them (for streaming the output).
+    /// The writer's own buffer is zeroed whenever it grows; the caller wipes what it takes.
     public mutating func takeOutput() -> [UInt8] {
-        let bytes = output
-        output = []
-        return bytes
+        output.take()
     }
 
     /// Closes every open element and returns the remaining bytes.

@@ -18,6 +18,13 @@ import MyPassKDBX
 /// the clear. Output, one line each: `dumpable D core SOFT HARD`, `entries N`, then
 /// `unlocked NAME COUNT` and `locked NAME COUNT` for every needle. Linux only; the command does
 /// not exist unless the variable is set, and it is not in the help.
+///
+/// With `MYPASS_TEST_MEMORY_SAVE=1` it also edits the first entry's notes and saves while
+/// unlocked, scanning three times more: `writing NAME COUNT` inside the save at its second write
+/// to the temporary file (the XML writer, deflate and the cipher at work), `saving NAME COUNT` when
+/// the new file is written and checked and about to be renamed over the vault (every buffer of the
+/// writer and of the check has been used and released by then), and `saved NAME COUNT` after the
+/// save returned, the model still open.
 enum MemoryCheck {
     static let commandName = "__memory-check"
 
@@ -46,7 +53,7 @@ enum MemoryCheck {
     /// Unlocks, reads every entry, and scans while the vault is open.
     @inline(never)
     private static func unlockedScan(_ parsed: ParsedArguments, _ needles: [ProcessMemoryScan.Needle]) throws {
-        let (context, _) = try VaultContext.open(parsed, usesAgent: false)
+        var (context, _) = try VaultContext.open(parsed, usesAgent: false)
         var entries = 0, revealedBytes = 0
         for entry in context.vault.allEntries {
             entries += 1
@@ -56,7 +63,25 @@ enum MemoryCheck {
         }
         Console.line("entries \(entries) revealed \(revealedBytes)")
         report("unlocked", needles)
+        if let value = getenv("MYPASS_TEST_MEMORY_SAVE"), String(cString: value) == "1" {
+            try editAndSave(&context, needles)
+        }
         withExtendedLifetime(context) {}
+    }
+
+    /// Edits the first entry's notes and saves through the document's safe save, scanning at the
+    /// second write (`writing`), at the rename (`saving`) and after the save (`saved`).
+    @inline(never)
+    private static func editAndSave(_ context: inout VaultContext, _ needles: [ProcessMemoryScan.Needle]) throws {
+        guard let first = context.vault.allEntries.first else { throw CLIError.failure("the vault has no entry to edit") }
+        var patch = EntryPatch()
+        patch.notes = "edited by \(commandName)"
+        _ = try context.vault.editEntry(first.uuid, applying: patch, now: currentTime())
+        context.document.options.fileSystem = ScanningFileSystem(base: context.document.options.fileSystem,
+                                                                 atSecondWrite: { report("writing", needles) },
+                                                                 beforeRename: { report("saving", needles) })
+        try context.save()
+        report("saved", needles)
     }
 
     /// One scan; `/proc/self/mem` is opened while the process is briefly dumpable again (a
@@ -86,3 +111,47 @@ enum MemoryCheck {
     }
     #endif
 }
+
+#if os(Linux)
+/// A file system that runs `atSecondWrite` before the second write and `beforeRename` before each
+/// rename, and otherwise does what `base` does (one thread only: the memory check's).
+private final class ScanningFileSystem: VaultFileSystem, @unchecked Sendable {
+    let base: any VaultFileSystem
+    let atSecondWrite: () -> Void
+    let beforeRename: () -> Void
+    private var writes = 0
+
+    init(base: any VaultFileSystem, atSecondWrite: @escaping () -> Void, beforeRename: @escaping () -> Void) {
+        self.base = base
+        self.atSecondWrite = atSecondWrite
+        self.beforeRename = beforeRename
+    }
+
+    func resolve(_ path: String) throws(CoreError) -> String { try base.resolve(path) }
+    func status(_ path: String) throws(CoreError) -> VaultFileStatus? { try base.status(path) }
+    func isWritable(_ path: String) -> Bool { base.isWritable(path) }
+    func readFile(_ path: String, maxBytes: Int) throws(CoreError) -> [UInt8] { try base.readFile(path, maxBytes: maxBytes) }
+    func lock(_ path: String, timeoutSeconds: Double) throws(CoreError) -> VaultFileHandle {
+        try base.lock(path, timeoutSeconds: timeoutSeconds)
+    }
+    func status(of handle: VaultFileHandle) throws(CoreError) -> VaultFileStatus { try base.status(of: handle) }
+    func createExclusive(_ path: String, permissions: UInt32, owner: (userID: UInt32, groupID: UInt32)?) throws(CoreError) -> VaultFileHandle {
+        try base.createExclusive(path, permissions: permissions, owner: owner)
+    }
+    func write(_ handle: VaultFileHandle, _ bytes: UnsafeRawBufferPointer) throws(CoreError) {
+        writes += 1
+        if writes == 2 { atSecondWrite() }
+        try base.write(handle, bytes)
+    }
+    func synchronize(_ handle: VaultFileHandle) throws(CoreError) { try base.synchronize(handle) }
+    func close(_ handle: VaultFileHandle) { base.close(handle) }
+    func rename(_ source: String, to destination: String) throws(CoreError) {
+        beforeRename()
+        try base.rename(source, to: destination)
+    }
+    func link(_ source: String, to destination: String) throws(CoreError) { try base.link(source, to: destination) }
+    func synchronizeDirectory(_ path: String) throws(CoreError) { try base.synchronizeDirectory(path) }
+    func remove(_ path: String) throws(CoreError) { try base.remove(path) }
+    func contentsOfDirectory(_ path: String) throws(CoreError) -> [String] { try base.contentsOfDirectory(path) }
+}
+#endif
