@@ -11,6 +11,10 @@ let strict: [SwiftSetting] = [
 
 let package = Package(
     name: "MyPass",
+    // The oldest systems the code supports: no API newer than iOS 16 / macOS 13 (our own UTF-8
+    // validation instead of `String(validating:)`, a lock instead of `Synchronization`). Never built
+    // on Darwin here (see README, Apple platforms).
+    platforms: [.iOS(.v16), .macOS(.v13)],
     products: [
         .library(name: "MyPassCore", targets: ["MyPassCore"]),
         .library(name: "MyPassKDBX", targets: ["MyPassKDBX"]),
@@ -36,10 +40,12 @@ let package = Package(
             name: "MyPassCore",
             dependencies: ["MyPassBytes", "MyPassCrypto", "MyPassKDBX"],
             swiftSettings: strict),
-        .executableTarget(name: "mypass", dependencies: ["MyPassCore"], swiftSettings: strict),
+        .executableTarget(
+            name: "mypass", dependencies: ["MyPassCore", "MyPassBytes", "MyPassCrypto", "MyPassKDBX"],
+            swiftSettings: strict),
         .executableTarget(
             name: "mypass-bench",
-            dependencies: ["MyPassCore"],
+            dependencies: ["MyPassCore", "MyPassBytes", "MyPassCrypto", "MyPassCompression", "MyPassXML", "MyPassKDBX"],
             path: "Benchmarks/mypass-bench",
             swiftSettings: strict),
 
@@ -49,18 +55,33 @@ let package = Package(
             swiftSettings: strict),
         // The libFuzzer harnesses' bodies (Fuzz/run.sh links them into a fuzz binary; the tests replay the corpora).
         .target(
-            name: "MyPassFuzzing", dependencies: ["MyPassCore", "MyPassKDBX", "MyPassCompression", "MyPassCrypto"],
+            name: "MyPassFuzzing",
+            dependencies: ["MyPassCore", "MyPassKDBX", "MyPassCompression", "MyPassCrypto", "MyPassBytes"],
             path: "Fuzz/Harnesses", swiftSettings: strict),
         .testTarget(name: "MyPassBytesTests", dependencies: ["MyPassBytes", "MyPassTestSupport"], swiftSettings: strict),
-        .testTarget(name: "MyPassCryptoTests", dependencies: ["MyPassCrypto", "MyPassTestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "MyPassCryptoTests", dependencies: ["MyPassCrypto", "MyPassBytes", "MyPassTestSupport"],
+            swiftSettings: strict),
         .testTarget(
             name: "MyPassCompressionTests", dependencies: ["MyPassCompression", "MyPassTestSupport"],
             swiftSettings: strict),
         .testTarget(name: "MyPassXMLTests", dependencies: ["MyPassXML", "MyPassTestSupport"], swiftSettings: strict),
-        .testTarget(name: "MyPassKDBXTests", dependencies: ["MyPassKDBX", "MyPassTestSupport"], swiftSettings: strict),
-        .testTarget(name: "MyPassCoreTests", dependencies: ["MyPassCore", "MyPassTestSupport"], swiftSettings: strict),
         .testTarget(
-            name: "MyPassCLITests", dependencies: ["mypass", "mypass-bench", "MyPassTestSupport"], swiftSettings: strict),
+            name: "MyPassKDBXTests",
+            dependencies: ["MyPassKDBX", "MyPassBytes", "MyPassCrypto", "MyPassCompression", "MyPassXML", "MyPassTestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "MyPassCoreTests",
+            dependencies: [
+                "MyPassCore", "MyPassBytes", "MyPassCrypto", "MyPassCompression", "MyPassXML", "MyPassKDBX", "MyPassTestSupport",
+            ],
+            swiftSettings: strict),
+        // An app's view: `import MyPassCore` and nothing else (no test support, no other module).
+        .testTarget(name: "MyPassCoreAppTests", dependencies: ["MyPassCore"], swiftSettings: strict),
+        .testTarget(
+            name: "MyPassCLITests",
+            dependencies: ["mypass", "mypass-bench", "MyPassBytes", "MyPassCrypto", "MyPassKDBX", "MyPassTestSupport"],
+            swiftSettings: strict),
         .testTarget(
             name: "MyPassFuzzTests", dependencies: ["MyPassFuzzing", "mypass", "MyPassTestSupport"], swiftSettings: strict),
     ],

@@ -69,7 +69,7 @@ enum KDFCommand {
         var tool: (path: String, arguments: [String])?
         if compare {
             let path = ReferenceTools.find("argon2")
-            if let path, let saltString = String(validating: salt, as: UTF8.self) {
+            if let path, let saltString = String(validatingUTF8Bytes: salt) {
                 tool = (path, [saltString, kind == "argon2d" ? "-d" : "-id", "-t", String(iterations),
                                "-k", String(memoryBytes / 1024), "-p", String(parallelism), "-l", String(length),
                                "-v", versionNumber == 19 ? "13" : "10", "-r"])

@@ -26,6 +26,32 @@ import Testing
         #expect([0xDE, 0xAD, 0xBE, 0xEF].hexString == "deadbeef")
     }
 
+    /// Well-formed and ill-formed UTF-8 (Unicode 15 Table 3-7 and §3.9 D92), as arrays and as
+    /// slices that do not start at index 0.
+    @Test func validatingUTF8AcceptsWellFormedAndRejectsIllFormed() {
+        let valid: [([UInt8], String)] = [
+            ([], ""), (Array("KeePass".utf8), "KeePass"),
+            ([0xC3, 0xA9], "\u{E9}"), ([0xE2, 0x82, 0xAC], "\u{20AC}"), ([0xF0, 0x9F, 0x94, 0x91], "\u{1F511}"),
+            ([0xEF, 0xBF, 0xBD], "\u{FFFD}"), ([0xEF, 0xBB, 0xBF, 0x41], "\u{FEFF}A"), ([0xF4, 0x8F, 0xBF, 0xBF], "\u{10FFFF}"),
+            ([0x00], "\u{0}"),
+        ]
+        for (bytes, text) in valid {
+            #expect(String(validatingUTF8Bytes: bytes) == text)
+            #expect(String(validatingUTF8Bytes: offsetSlice(bytes)) == text)
+        }
+        let invalid: [[UInt8]] = [
+            [0x80], [0xBF], [0xC3], [0xE2, 0x82], [0xF0, 0x9F, 0x94],  // lone continuation, truncated
+            [0xC0, 0xAF], [0xC1, 0xBF], [0xE0, 0x80, 0xAF], [0xF0, 0x80, 0x80, 0xAF],  // overlong
+            [0xED, 0xA0, 0x80], [0xED, 0xBF, 0xBF],  // surrogates
+            [0xF4, 0x90, 0x80, 0x80], [0xF5, 0x80, 0x80, 0x80], [0xFF], [0xFE],  // above U+10FFFF, never used
+            [0x41, 0xC3, 0x28], [0x41, 0x42, 0xE2, 0x82],  // ill-formed after valid text
+        ]
+        for bytes in invalid {
+            #expect(String(validatingUTF8Bytes: bytes) == nil, "\(bytes)")
+            #expect(String(validatingUTF8Bytes: offsetSlice(bytes)) == nil, "\(bytes)")
+        }
+    }
+
     @Test func readerReadsLittleEndianAndRejectsTruncation() throws {
         var reader = ByteReader(offsetSlice([0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07]))
         #expect(try reader.readUInt16LittleEndian() == 0x0201)

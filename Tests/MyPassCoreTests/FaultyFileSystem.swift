@@ -8,7 +8,7 @@ import MyPassKDBX
 final class FaultyFileSystem: VaultFileSystem, @unchecked Sendable {
     enum Operation: String, CaseIterable, Sendable {
         case resolve, status, readFile, lock, createExclusive, write, synchronize, rename, link, synchronizeDirectory, remove
-        case isWritable, statusOfHandle, contentsOfDirectory
+        case isWritable, statusOfHandle, contentsOfDirectory, openForReading, read
     }
 
     private let base = SystemFileSystem()
@@ -89,6 +89,16 @@ final class FaultyFileSystem: VaultFileSystem, @unchecked Sendable {
     func readFile(_ path: String, maxBytes: Int) throws(CoreError) -> [UInt8] {
         try enter(.readFile)
         return try base.readFile(path, maxBytes: maxBytes)
+    }
+
+    func openForReading(_ path: String) throws(CoreError) -> VaultFileHandle {
+        try enter(.openForReading)
+        return try base.openForReading(path)
+    }
+
+    func read(_ handle: VaultFileHandle, into buffer: UnsafeMutableRawBufferPointer) throws(CoreError) -> Int {
+        try enter(.read)
+        return try base.read(handle, into: buffer)
     }
 
     func lock(_ path: String, timeoutSeconds: Double) throws(CoreError) -> VaultFileHandle {

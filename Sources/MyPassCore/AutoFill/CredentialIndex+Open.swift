@@ -30,15 +30,21 @@ extension CredentialIndex {
         public var keyDerivation: KeyDerivation
         /// Codec limits.
         public var limits: KDBXLimits
+        /// Where the vault is read (``VaultFileSystem/openForReading(_:)`` and
+        /// ``VaultFileSystem/read(_:into:)``): an AutoFill extension passes its coordinated,
+        /// security-scoped implementation.
+        public var fileSystem: any VaultFileSystem
 
-        /// Options with a budget (none by default), a 12 MiB working margin, MyPass's KDFs and
-        /// the default limits.
+        /// Options with a budget (none by default), a 12 MiB working margin, MyPass's KDFs, the
+        /// default limits and the POSIX file system.
         public init(budgetBytes: UInt64? = nil, workingMarginBytes: UInt64 = 12 << 20,
-                    keyDerivation: KeyDerivation = .standard, limits: KDBXLimits = KDBXLimits()) {
+                    keyDerivation: KeyDerivation = .standard, limits: KDBXLimits = KDBXLimits(),
+                    fileSystem: any VaultFileSystem = SystemFileSystem()) {
             self.budgetBytes = budgetBytes
             self.workingMarginBytes = workingMarginBytes
             self.keyDerivation = keyDerivation
             self.limits = limits
+            self.fileSystem = fileSystem
         }
     }
 
@@ -75,7 +81,7 @@ extension CredentialIndex {
     /// - Complexity: one KDF run (none with a fitting `cachedKey`), then linear in the file size.
     public static func open(_ path: String, key: CompositeKey, cachedKey: CachedTransformedKey? = nil,
                             options: OpenOptions = OpenOptions()) throws(CoreError) -> Opened {
-        var source = try FileByteSource(path: path)
+        var source = try FileByteSource(path: path, fileSystem: options.fileSystem)
         defer { source.close() }
         func codec<T>(_ body: () throws(KDBXError) -> T) throws(CoreError) -> T {
             do throws(KDBXError) { return try body() } catch { throw CoreError(codecError: error) }
@@ -110,15 +116,16 @@ extension CredentialIndex {
     }
 }
 
-/// A vault file read 64 KiB at a time (never whole), with `read(2)` straight into the returned
-/// array (no `Data` in between).
+/// A vault file read 64 KiB at a time (never whole) through the file-system seam, straight into
+/// the returned array (no `Data` in between).
 struct FileByteSource: KDBXByteSource {
-    private let descriptor: Int32
+    private let fileSystem: any VaultFileSystem
+    private let handle: VaultFileHandle
     private(set) var bytesRead = 0
 
-    init(path: String) throws(CoreError) {
-        descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw CoreError(.io, "cannot open the file", location: path) }
+    init(path: String, fileSystem: any VaultFileSystem) throws(CoreError) {
+        self.fileSystem = fileSystem
+        handle = try fileSystem.openForReading(path)
     }
 
     mutating func read(upTo count: Int) throws(KDBXError) -> [UInt8] {
@@ -126,11 +133,14 @@ struct FileByteSource: KDBXByteSource {
         var out = [UInt8](repeating: 0, count: count)
         var filled = 0
         while filled < count {
-            let got = out.withUnsafeMutableBytes { readDescriptor(descriptor, $0.baseAddress! + filled, count - filled) }
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw KDBXError(.io, "reading the vault file failed")
+            let result: Result<Int, CoreError> = out.withUnsafeMutableBytes { buffer in
+                do throws(CoreError) {
+                    return .success(try fileSystem.read(handle, into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...])))
+                } catch {
+                    return .failure(error)
+                }
             }
+            guard case .success(let got) = result else { throw KDBXError(.io, "reading the vault file failed") }
             if got == 0 { break }
             filled += got
         }
@@ -139,12 +149,5 @@ struct FileByteSource: KDBXByteSource {
         return out
     }
 
-    func close() { closeDescriptor(descriptor) }
+    func close() { fileSystem.close(handle) }
 }
-
-// The C calls under names the source's own `read` and `close` do not shadow.
-private func readDescriptor(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
-    read(descriptor, buffer, count)
-}
-
-private func closeDescriptor(_ descriptor: Int32) { _ = close(descriptor) }

@@ -7,7 +7,7 @@ import MyPassKDBX
 /// history, custom icon images and unknown XML without keeping them.
 ///
 /// ``CredentialMatcher`` and ``EntryList/searchResults(_:searchText:)`` run on it and give what
-/// they give on the full model's ``Vault/flatEntries`` (through ``EntryList/displayedEntries(_:filter:searchText:)``
+/// they give on the full model's `Vault.flatEntries` (through ``EntryList/displayedEntries(_:filter:searchText:)``
 /// without a group filter).
 public struct CredentialIndex: Sendable {
     /// The credentials in the full model's list order.

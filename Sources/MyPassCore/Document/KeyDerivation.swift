@@ -7,7 +7,7 @@ import MyPassKDBX
 /// the save's check reuses the keys it derived) and an app can report progress and cancel.
 public struct KeyDerivation: Sendable {
     /// The transformed key (32 bytes) for a composite key and the KDF parameters of a header
-    /// (seed included); `progress` as ``MyPassCrypto/KDFProgressHandler``.
+    /// (seed included); `progress` as `KDFProgressHandler`.
     public typealias Transform = @Sendable (CompositeKey, KDFParameters, KDBXLimits, KDFProgressHandler?) throws(KDBXError) -> SecureBytes
 
     /// The function that derives.
@@ -16,7 +16,7 @@ public struct KeyDerivation: Sendable {
     /// A derivation from a function.
     public init(transform: @escaping Transform) { self.transform = transform }
 
-    /// MyPass's KDF implementations (``MyPassKDBX/MasterKeys/transform(compositeKey:kdf:limits:progress:)``).
+    /// MyPass's KDF implementations (`MasterKeys.transform(compositeKey:kdf:limits:progress:)`).
     public static let standard = KeyDerivation { (key, kdf, limits, progress) throws(KDBXError) in
         try MasterKeys.transform(compositeKey: key, kdf: kdf, limits: limits, progress: progress)
     }

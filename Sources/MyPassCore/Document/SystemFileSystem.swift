@@ -44,7 +44,7 @@ public struct SystemFileSystem: VaultFileSystem {
         var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
         var done = 0
         while done < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + done, $0.count - done) }
+            let count = bytes.withUnsafeMutableBytes { posixRead(fd, $0.baseAddress! + done, $0.count - done) }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw Self.error("cannot read", path)
@@ -54,6 +54,21 @@ public struct SystemFileSystem: VaultFileSystem {
         }
         // A file that grew while it was read is read again by the caller's identity check.
         return bytes
+    }
+
+    public func openForReading(_ path: String) throws(CoreError) -> VaultFileHandle {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw Self.error("cannot open", path) }
+        return VaultFileHandle(rawValue: fd)
+    }
+
+    public func read(_ handle: VaultFileHandle, into buffer: UnsafeMutableRawBufferPointer) throws(CoreError) -> Int {
+        guard let base = buffer.baseAddress, !buffer.isEmpty else { return 0 }
+        while true {
+            let count = posixRead(handle.rawValue, base, buffer.count)
+            if count >= 0 { return count }
+            if errno != EINTR { throw Self.error("cannot read", "") }
+        }
     }
 
     public func lock(_ path: String, timeoutSeconds: Double) throws(CoreError) -> VaultFileHandle {
@@ -174,6 +189,7 @@ public struct SystemFileSystem: VaultFileSystem {
 
 // The libc functions whose names the protocol's methods shadow inside the type.
 private func posixClose(_ fd: Int32) -> Int32 { close(fd) }
+private func posixRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int { read(fd, buffer, count) }
 private func posixWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int { write(fd, buffer, count) }
 private func posixRename(_ source: String, _ destination: String) -> Int32 { rename(source, destination) }
 private func posixLink(_ source: String, _ destination: String) -> Int32 { link(source, destination) }

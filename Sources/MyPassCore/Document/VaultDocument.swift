@@ -9,8 +9,8 @@ import MyPassKDBX
 ///
 /// - Opening resolves symbolic links, records the file's identity (real path, `stat`, SHA-256)
 ///   and runs the KDF once (none with a ``CachedTransformedKey`` that fits the file's seed).
-/// - ``save(now:)`` locks the file, checks its identity again (a change made meanwhile is merged
-///   with ``mergeHandler`` or refused, never overwritten), draws fresh seeds, runs the KDF once,
+/// - ``save(progress:)`` locks the file, checks its identity again (a change made meanwhile is merged
+///   with ``Options/mergeHandler`` or refused, never overwritten), draws fresh seeds, runs the KDF once,
 ///   streams the file to a temporary file beside the real one (same mode, and owner when run as
 ///   root), flushes it, checks it by decrypting it with the keys just derived, renames it over
 ///   the real path (a symbolic link stays a link; its target gets the new content) and flushes
@@ -75,7 +75,7 @@ public struct VaultDocument: Sendable {
     public let path: String
     /// The state of the file this document last read or wrote.
     public internal(set) var identity: VaultFileIdentity
-    /// The decrypted model. Edit it directly or with ``edit(_:)``; ``save(now:)`` writes it.
+    /// The decrypted model. Edit it directly or with ``edit(_:)``; ``save(progress:)`` writes it.
     public var vault: Vault
     /// The composite key that saves use: the one that opened the vault, or the one
     /// ``changeKey(to:now:)`` set.
@@ -108,7 +108,7 @@ public struct VaultDocument: Sendable {
     ///   - options: limits, file system, KDF.
     ///   - progress: the KDF's progress; return `false` to cancel.
     /// - Throws: ``CoreError`` `.io` (missing or unreadable file), `.limitExceeded` (file too large),
-    ///   `.wrongKey`, `.cancelled`, `.codec` (corrupted or unsupported file; the ``MyPassKDBX/KDBXError``
+    ///   `.wrongKey`, `.cancelled`, `.codec` (corrupted or unsupported file; the `KDBXError`
     ///   as ``CoreError/underlying``).
     /// - Complexity: one KDF run (none with a fitting `cachedKey`), then linear in the file size.
     public static func open(_ path: String, key: CompositeKey, cachedKey: CachedTransformedKey? = nil,
@@ -177,7 +177,9 @@ public struct VaultDocument: Sendable {
     /// Refuses a vault that cannot be saved before anything is asked or derived: the file (when it
     /// exists) and its directory must be writable by this user, and a file whose mode has no write
     /// bit at all is read-only even for root (as keepassxc-cli and KeePass treat it).
-    /// - Parameter path: the vault file (symbolic links are followed to the real file).
+    /// - Parameters:
+    ///   - path: the vault file (symbolic links are followed to the real file).
+    ///   - fileSystem: where to look (``SystemFileSystem`` by default).
     /// - Throws: ``CoreError/Code/readOnly`` naming the file or directory; ``CoreError/Code/io``
     ///   when the path cannot be resolved.
     public static func checkWritable(_ path: String, fileSystem: any VaultFileSystem = SystemFileSystem()) throws(CoreError) {

@@ -53,8 +53,10 @@ public struct VaultFileHandle: Sendable, Hashable {
 /// calling `startAccessingSecurityScopedResource()` on the document's URL for the duration of an
 /// open or save, and running the reads in `NSFileCoordinator.coordinate(readingItemAt:)` and the
 /// save (temporary file, rename) in `coordinate(writingItemAt:options: .forReplacing)`, forwarding
-/// to ``SystemFileSystem`` inside the coordinated blocks. (The AutoFill index,
-/// ``CredentialIndex``, still streams its file with `FileHandle`, outside this seam.)
+/// to ``SystemFileSystem`` inside the coordinated blocks. The AutoFill index
+/// (``CredentialIndex/open(_:key:cachedKey:options:)``) streams the vault through the same seam
+/// (``openForReading(_:)``, ``read(_:into:)``, ``close(_:)``), so an AutoFill extension wraps the
+/// open in one coordinated read of the shared container's file.
 public protocol VaultFileSystem: Sendable {
     /// The path with every symbolic link and `.`/`..` resolved (`realpath(3)`).
     func resolve(_ path: String) throws(CoreError) -> String
@@ -65,6 +67,14 @@ public protocol VaultFileSystem: Sendable {
     /// The whole content of a regular file, at most `maxBytes` bytes (larger files are refused
     /// before reading, with ``CoreError/Code/limitExceeded``).
     func readFile(_ path: String, maxBytes: Int) throws(CoreError) -> [UInt8]
+    /// Opens the file at `path` for reading from its first byte (`open(2)` with `O_RDONLY`), for
+    /// a reader that streams it with ``read(_:into:)`` instead of holding it whole; ``close(_:)``
+    /// ends it.
+    func openForReading(_ path: String) throws(CoreError) -> VaultFileHandle
+    /// Reads up to `buffer.count` bytes at the handle's position into `buffer` and moves the
+    /// position past them (`read(2)`, retrying `EINTR`).
+    /// - Returns: the number of bytes read, from 0 (the end of the file) to `buffer.count`.
+    func read(_ handle: VaultFileHandle, into buffer: UnsafeMutableRawBufferPointer) throws(CoreError) -> Int
     /// Waits up to `timeoutSeconds` for an exclusive advisory lock (`flock(2)`) on the file at
     /// `path`, which must exist. The lock is the handle's: ``close(_:)`` releases it, and so does
     /// the end of the process, so a crashed writer never leaves a stale lock.

@@ -128,7 +128,7 @@ extension Vault {
     }
 
     /// Applies `patch` to entry `uuid` with ``editEntry(_:now:_:)``'s KeePass semantics (history,
-    /// times, trimming). A title change (by ``title`` or a `Title` field change) must follow
+    /// times, trimming). A title change (by `title` or a `Title` field change) must follow
     /// ``checkTitle(_:in:excluding:)``: renaming onto a sibling's title is refused; an entry that
     /// already shares its title with a sibling can still be edited otherwise.
     ///

@@ -38,7 +38,7 @@ extension Vault {
     /// Edits entry `uuid` with KeePass's semantics: when `body` changes anything, the previous state
     /// goes into the entry's history (KeePass `PwEntry.CreateBackup`), the entry is touched
     /// (modification and access time `now`, usage count + 1) and the history is trimmed to
-    /// ``Meta/historyMaxItems`` and ``Meta/historyMaxSize`` (-1 = unlimited). `body` cannot change
+    /// `Meta.historyMaxItems` and `Meta.historyMaxSize` (-1 = unlimited). `body` cannot change
     /// the UUID or the history.
     ///
     /// - Returns: whether the entry changed.
@@ -78,8 +78,8 @@ extension Vault {
         guard found != nil else { throw CoreError(.notFound, "no such entry", location: uuid.hexString) }
     }
 
-    /// Moves entry `uuid` to group `target`: appended there, ``Times/locationChanged`` set to `now`
-    /// and ``Entry/previousParentGroup`` to the group it left (KDBX 4.1). No history item.
+    /// Moves entry `uuid` to group `target`: appended there, `Times.locationChanged` set to `now`
+    /// and `Entry.previousParentGroup` to the group it left (KDBX 4.1). No history item.
     public mutating func moveEntry(_ uuid: KDBXUUID, to target: KDBXUUID, now: KDBXTime) throws(CoreError) {
         guard let parent = root.parentOfEntry(uuid) else {
             throw CoreError(.notFound, "no such entry", location: uuid.hexString)
@@ -97,10 +97,10 @@ extension Vault {
 
     /// Deletes entry `uuid` as KeePass does (`MainForm.DeleteSelectedEntries`): into the recycle bin
     /// when it is enabled and the entry is not in it yet (creating the bin if needed), with
-    /// ``Times/locationChanged`` and ``Entry/previousParentGroup`` set and the entry touched as
+    /// `Times.locationChanged` and `Entry.previousParentGroup` set and the entry touched as
     /// KeePass's `Touch(false)` touches it: access time `now` and usage count + 1 for the entry and
     /// for every group above it (the bin and the root); otherwise removed for good and recorded in
-    /// ``deletedObjects`` with time `now`.
+    /// `deletedObjects` with time `now`.
     @discardableResult
     public mutating func deleteEntry(_ uuid: KDBXUUID, now: KDBXTime) throws(CoreError) -> DeletionOutcome {
         guard entry(withUUID: uuid) != nil else {
@@ -187,8 +187,8 @@ extension Vault {
         return true
     }
 
-    /// Moves group `uuid` (with its subtree) under `target`: ``Times/locationChanged`` `now`,
-    /// ``Group/previousParentGroup`` the former parent.
+    /// Moves group `uuid` (with its subtree) under `target`: `Times.locationChanged` `now`,
+    /// `Group.previousParentGroup` the former parent.
     ///
     /// - Throws: ``CoreError/Code/invalidOperation`` for the root or a move into its own subtree;
     ///   ``CoreError/Code/notFound``.
@@ -215,8 +215,8 @@ extension Vault {
     /// holds it (location changed, previous parent set, and the group, the bin and the root touched:
     /// access time `now`, usage count + 1); otherwise removed for good, recording a deleted object
     /// for each entry and group of the subtree (KeePass `PwGroup.DeleteAllObjects` order) and the
-    /// group itself. Deleting the bin (or a group holding it) also clears ``Meta/recycleBinUUID``
-    /// and stamps ``Meta/recycleBinChanged``, so that no reference to a missing group remains
+    /// group itself. Deleting the bin (or a group holding it) also clears `Meta.recycleBinUUID`
+    /// and stamps `Meta.recycleBinChanged`, so that no reference to a missing group remains
     /// (KeePassXC warns about one on every open; KeePass would create a new bin on the next delete).
     @discardableResult
     public mutating func deleteGroup(_ uuid: KDBXUUID, now: KDBXTime) throws(CoreError) -> DeletionOutcome {
@@ -241,7 +241,7 @@ extension Vault {
     /// The recycle bin's UUID, creating the bin the KeePass way when it does not exist
     /// (`MainForm.EnsureRecycleBin`): a group "Recycle Bin" appended under the root with icon 43
     /// (TrashBin), auto-type and searching disabled, expanded (KeePass's default, its option
-    /// "RecycleBinCollapse" being off); ``Meta/recycleBinUUID`` is set. ``Meta/recycleBinChanged``
+    /// "RecycleBinCollapse" being off); `Meta.recycleBinUUID` is set. `Meta.recycleBinChanged`
     /// is left alone, as KeePass stamps it only when the bin setting is changed in its settings.
     @discardableResult
     public mutating func ensureRecycleBin(now: KDBXTime) -> KDBXUUID {

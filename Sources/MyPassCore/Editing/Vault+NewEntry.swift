@@ -15,7 +15,7 @@ extension Vault {
 
     /// Deletes entry `uuid`: with KeePass's rules (``deleteEntry(_:now:)``: into the recycle bin
     /// when it is enabled), or for good when `permanently`: removed and recorded in
-    /// ``deletedObjects`` with time `now`, wherever it is.
+    /// `deletedObjects` with time `now`, wherever it is.
     ///
     /// - Throws: ``CoreError/Code/notFound``.
     @discardableResult
@@ -30,7 +30,7 @@ extension Vault {
 
     /// Deletes group `uuid` with its contents: with KeePass's rules (``deleteGroup(_:now:)``), or
     /// for good when `permanently`: the group, its subgroups and every entry in them removed and
-    /// recorded in ``deletedObjects`` with time `now`, wherever it is.
+    /// recorded in `deletedObjects` with time `now`, wherever it is.
     ///
     /// - Throws: ``CoreError/Code/notFound``; ``CoreError/Code/invalidOperation`` for the root.
     @discardableResult

@@ -9,6 +9,7 @@ extension Vault {
     /// - Parameters:
     ///   - path: the path as typed, in display form (``displayPath(_:)``).
     ///   - known: the display paths to choose from.
+    ///   - limit: the most suggestions returned (default 3).
     public static func suggestions(for path: String, among known: [String], limit: Int = 3) -> [String] {
         let typed = Array(path.lowercased())
         let allowed = typed.count < 8 ? 1 : 2

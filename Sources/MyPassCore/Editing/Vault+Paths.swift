@@ -67,7 +67,7 @@ extension Vault {
     /// `\/` is a `/` inside a name and `\\` a backslash, see ``pathComponents(_:)``).
     ///
     /// - Throws: ``CoreError/Code/notFound`` when nothing matches (the reason suggests up to three
-    ///   entries whose path differs only in case or by at most two edits: ``suggestions(for:among:)``);
+    ///   entries whose path differs only in case or by at most two edits: `suggestions(for:among:)`);
     ///   ``CoreError/Code/ambiguous`` when the path names several entries (the reason lists what
     ///   tells them apart: UUID, user name, last modification time).
     public func resolveEntry(path: String) throws(CoreError) -> LocatedEntry {

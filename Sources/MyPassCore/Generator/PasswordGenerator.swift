@@ -14,7 +14,7 @@ public enum PasswordCharacterClass: String, CaseIterable, Sendable, Hashable {
     case underline
     /// ` ` (space).
     case space
-    /// KeePass's "special": ``!"#$%&'*+,./:;=?@\^`|~``.
+    /// KeePass's "special": `!"#$%&'*+,./:;=?@\^|~` and the grave accent (U+0060).
     case special
     /// `[]{}()<>`.
     case brackets
@@ -66,7 +66,7 @@ public struct PasswordGeneratorOptions: Sendable, Equatable {
     }
 }
 
-/// Generates random passwords from the OS random source (``SecureRandom``), without modulo bias.
+/// Generates random passwords from the OS random source (MyPassBytes `SecureRandom`), without modulo bias.
 public enum PasswordGenerator {
     /// Characters left out by ``PasswordGeneratorOptions/excludeLookAlikes`` (KeePass's `O0Il1|`,
     /// plus `B8`, `G6`, `S5`, `Z2` as KeePassXC's "similar" set).

@@ -4,7 +4,7 @@ import MyPassKDBX
 /// KeePass's "1 second delay" button: the KDF cost that takes a target time on this machine.
 ///
 /// Argon2 keeps its memory and parallelism and gets the iterations (`I`); AES-KDF gets the rounds
-/// (`R`). The rule times the real KDF (``MyPassKDBX/MasterKeys/transform(compositeKey:kdf:limits:progress:)``,
+/// (`R`). The rule times the real KDF (`MasterKeys.transform(compositeKey:kdf:limits:progress:)`,
 /// the code that opens vaults) on wall-clock time, the delay a user waits:
 ///
 /// - Argon2: runs with 1 iteration and with 3 give the cost of an iteration and the fixed
@@ -67,7 +67,7 @@ public enum KDFCalibration {
     }
 
     /// Argon2 iterations for a target from the times of 1 and 3 iterations (the linear model
-    /// above), at least 1 and at most 100,000 (``MyPassKDBX/KDBXLimits/maxArgon2Iterations``).
+    /// above), at least 1 and at most 100,000 (`KDBXLimits.maxArgon2Iterations`).
     public static func argon2Iterations(oneIteration: Double, threeIterations: Double, targetSeconds: Double) -> UInt64 {
         let perIteration = max((threeIterations - oneIteration) / 2, 1e-6)
         let fixed = max(oneIteration - perIteration, 0)
@@ -77,7 +77,7 @@ public enum KDFCalibration {
     }
 
     /// AES-KDF rounds for a target from one timed probe, at least 1 and at most 2,000,000,000
-    /// (``MyPassKDBX/KDBXLimits/maxAESKDFRounds``).
+    /// (`KDBXLimits.maxAESKDFRounds`).
     public static func aesRounds(probe: UInt64, probeSeconds: Double, targetSeconds: Double) -> UInt64 {
         let rounds = (Double(probe) * targetSeconds / max(probeSeconds, 1e-9)).rounded()
         guard rounds.isFinite, rounds >= 1 else { return 1 }
@@ -85,7 +85,7 @@ public enum KDFCalibration {
     }
 
     /// Wall-clock seconds of one run of the KDF with `settings` on a fixed key and seed.
-    /// - Throws: ``CoreError`` `.codec` when the KDF refuses the parameters (beyond ``MyPassKDBX/KDBXLimits``).
+    /// - Throws: ``CoreError`` `.codec` when the KDF refuses the parameters (beyond `KDBXLimits`).
     public static func measure(_ settings: KDFSettings) throws(CoreError) -> Double {
         let key: CompositeKey
         do throws(KDBXError) {

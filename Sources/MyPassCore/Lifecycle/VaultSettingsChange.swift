@@ -4,7 +4,7 @@ import MyPassKDBX
 /// (name, description, recycle bin, history limits), as KeePass's Database Settings dialog and
 /// `keepassxc-cli db-edit` make them. `nil` fields stay as they are.
 ///
-/// ``Vault/applySettings(_:now:)`` validates and applies it; the next ``VaultDocument/save(progress:)``
+/// `Vault.applySettings(_:now:)` validates and applies it; the next ``VaultDocument/save(progress:)``
 /// writes the file with the new header (fresh seeds, one KDF run with the new cost).
 public struct VaultSettingsChange: Sendable, Equatable {
     /// The KDF and its cost (KDBX 4 header field 11; 3.1 fields 5 and 6).
@@ -12,7 +12,7 @@ public struct VaultSettingsChange: Sendable, Equatable {
     /// The payload cipher (header field 2).
     public var cipher: PayloadCipher?
     /// The KDBX version to write (3.1, 4.0 or 4.1); 3.1 holds AES-KDF only, and no version below
-    /// what the content needs (``MyPassKDBX/Vault/requiredVersion``) is accepted.
+    /// what the content needs (`Vault.requiredVersion`) is accepted.
     public var version: KDBXVersion?
     /// Payload compression (header field 3).
     public var compression: PayloadCompression?
@@ -37,7 +37,7 @@ public struct VaultSettingsChange: Sendable, Equatable {
     public static let writableVersions: [KDBXVersion] = [.v3_1, .v4_0, .v4_1]
 
     /// Checks KDF parameters against what KeePass accepts and what MyPass opens
-    /// (``MyPassKDBX/KDBXLimits`` defaults): Argon2 memory a multiple of 1 KiB, at least 8 KiB per
+    /// (`KDBXLimits` defaults): Argon2 memory a multiple of 1 KiB, at least 8 KiB per
     /// lane, at most 1 GiB; 1 to 100,000 iterations; 1 to 256 lanes; AES-KDF 1 to 2,000,000,000 rounds.
     /// - Throws: ``CoreError`` `.invalidOperation` naming the parameter.
     public static func validate(_ kdf: KDFSettings) throws(CoreError) {

@@ -10,7 +10,7 @@ public struct FlatEntry: Sendable, Identifiable {
     /// The names of the entry's ancestor groups without the root: `["Work", "Email"]` for an entry
     /// in root > Work > Email, `[]` for an entry directly in the root.
     public let breadcrumb: [String]
-    /// Whether the entry's group allows searching (``Group/enableSearching``, inherited through
+    /// Whether the entry's group allows searching (`Group.enableSearching`, inherited through
     /// `nil`; the recycle bin never does).
     public let isSearchable: Bool
     /// Title, user name, URL and tags, folded for search (``SearchFolding``).

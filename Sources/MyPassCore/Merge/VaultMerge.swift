@@ -13,7 +13,7 @@ import MyPassKDBX
 /// - An entry on both sides: the newer modification time gives the current state, and the older
 ///   state goes into the history unless the history already holds it; histories merge by
 ///   modification time (local wins ties); a history the merge changed is trimmed to the merged
-///   vault's limits (``Entry/trimHistory(maxItems:maxSize:)``; KeePass trims every entry, we leave
+///   vault's limits (`Entry.trimHistory(maxItems:maxSize:)`; KeePass trims every entry, we leave
 ///   the others as they are so that a merge that brings nothing changes nothing). Same time and
 ///   same content (tags in any order): the remote times
 ///   (last access, usage count) are taken, as KeePass does.

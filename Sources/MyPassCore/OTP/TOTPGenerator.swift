@@ -54,7 +54,7 @@ public enum TOTPGenerator {
 
     /// The code for `parameters` at `unixTime` (seconds since 1970-01-01T00:00:00Z): for TOTP the
     /// value of step `floor(unixTime / period)` and the seconds until the next step (RFC 6238 §4.2,
-    /// T0 = 0); for HOTP the value of the stored counter (use ``EntryOTP`` to advance it).
+    /// T0 = 0); for HOTP the value of the stored counter (``MyPassKDBX/Vault/oneTimePassword(forEntry:now:)`` advances it).
     public static func code(for parameters: OTPParameters, unixTime: Int64) -> OTPCode {
         switch parameters.kind {
         case .totp(let period):

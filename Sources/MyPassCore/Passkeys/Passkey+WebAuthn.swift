@@ -77,8 +77,10 @@ extension Passkey {
 
     /// Signs an assertion (W3C WebAuthn §6.3.3 steps 10-13) for `clientDataHash`, the 32-byte
     /// SHA-256 of the client's `clientDataJSON`.
-    /// - Parameter relyingPartyID: the `rpId` of the request; it must equal the stored relying
-    ///   party (compared in ASCII lower case), as an authenticator never signs for another.
+    /// - Parameters:
+    ///   - clientDataHash: the SHA-256 of `clientDataJSON`, 32 bytes.
+    ///   - relyingPartyID: the `rpId` of the request; it must equal the stored relying
+    ///     party (compared in ASCII lower case), as an authenticator never signs for another.
     /// - Throws: ``CoreError/Code/invalidOperation`` for a hash of another length or a different
     ///   relying party.
     public func assertion(clientDataHash: [UInt8], relyingPartyID: String? = nil) throws(CoreError) -> PasskeyAssertion {

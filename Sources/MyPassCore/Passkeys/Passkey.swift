@@ -38,6 +38,8 @@ public struct Passkey: Sendable, CustomStringConvertible {
     /// A new passkey with a fresh key pair and a 32-byte credential id, both from the operating
     /// system's random source.
     /// - Parameters:
+    ///   - relyingParty: the relying party's id (`rp.id`, a domain such as `example.com`).
+    ///   - username: the account name shown to the user (`user.name`).
     ///   - algorithm: ES256 (default, what relying parties ask first) or EdDSA.
     ///   - userHandle: the relying party's `user.id` (1 to 64 bytes, WebAuthn §5.4.3); a random
     ///     16-byte handle when `nil`.

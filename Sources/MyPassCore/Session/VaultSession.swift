@@ -80,6 +80,8 @@ public actor VaultSession {
     /// Unlocks with a password and/or key file contents.
     ///
     /// - Parameters:
+    ///   - password: the master password, `nil` when the vault has none.
+    ///   - keyFileContents: the key file's bytes, `nil` when the vault has none.
     ///   - rememberCredentials: also store the credentials in the credential store (after a
     ///     successful unlock); without a store the call fails before anything is read.
     ///   - progress: the KDF's progress, 0...1, called from the task running it.

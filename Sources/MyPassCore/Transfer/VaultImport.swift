@@ -42,7 +42,7 @@ public enum VaultImport {
         }
         switch format {
         case .keePassXCCSV:
-            guard let text = String(validating: bytes, as: UTF8.self) else {
+            guard let text = String(validatingUTF8Bytes: bytes) else {
                 throw CoreError(.invalidImport, "the file is not UTF-8 text", location: "line \(firstInvalidLine(bytes))")
             }
             return Contents(root: try KeePassXCCSV.read(text, now: now), meta: nil, deletedObjects: [])
@@ -65,7 +65,7 @@ public enum VaultImport {
         var low = 0, high = bytes.count
         while low < high {
             let middle = (low + high) / 2
-            if String(validating: bytes[..<middle], as: UTF8.self) != nil { low = middle + 1 } else { high = middle }
+            if String(validatingUTF8Bytes: bytes[..<middle]) != nil { low = middle + 1 } else { high = middle }
         }
         return 1 + bytes[..<max(0, low - 4)].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
     }

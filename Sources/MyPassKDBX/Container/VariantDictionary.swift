@@ -92,7 +92,7 @@ public struct VariantDictionary: Equatable, Sendable {
                 let nameLength = try read(reader.readInt32LittleEndian())
                 guard nameLength >= 0, Int(nameLength) <= reader.remaining else { throw fail("bad name length") }
                 let nameBytes = try read(reader.readBytes(Int(nameLength)))
-                guard let name = String(validating: nameBytes, as: UTF8.self) else { throw fail("name is not UTF-8") }
+                guard let name = String(validatingUTF8Bytes: nameBytes) else { throw fail("name is not UTF-8") }
                 let valueLength = try read(reader.readInt32LittleEndian())
                 guard valueLength >= 0, Int(valueLength) <= reader.remaining else { throw fail("bad value length") }
                 let data = try read(reader.readBytes(Int(valueLength)))
@@ -107,7 +107,7 @@ public struct VariantDictionary: Equatable, Sendable {
                 case 0x0C: try fixed(4); value = .int32(loadLittleEndian(data))
                 case 0x0D: try fixed(8); value = .int64(loadLittleEndian(data))
                 case 0x18:
-                    guard let text = String(validating: data, as: UTF8.self) else { throw fail("string \(name) is not UTF-8") }
+                    guard let text = String(validatingUTF8Bytes: data) else { throw fail("string \(name) is not UTF-8") }
                     value = .string(text)
                 case 0x42: value = .bytes(Array(data))
                 default: throw fail("unknown type code 0x" + String(type, radix: 16))

@@ -133,8 +133,11 @@ struct XMLKeyFile {
         var sawData = false
         var hashAttribute: String?
         var rootSeen = false
-        do {
-            while let event = try tokenizer.next() {
+        // Thrown after the tokenizer's scope, which throws XMLError only (one error type per scope
+        // keeps the codec compiling in Embedded Swift).
+        var dataInCDATA = false
+        do throws(XMLError) {
+            events: while let event = try tokenizer.next() {
                 switch event {
                 case .startElement(let name, let attributes):
                     if path.isEmpty {
@@ -154,18 +157,18 @@ struct XMLKeyFile {
                 case .text(let text), .cdata(let text):
                     if path == ["KeyFile", "Meta", "Version"] { version = (version ?? "") + text }
                     if path == ["KeyFile", "Key", "Data"], case .cdata = event {
-                        throw KDBXError(.invalidKeyFile, "the key file data is in a CDATA section")
+                        dataInCDATA = true
+                        break events
                     }
                 default:
                     break
                 }
             }
-        } catch let error as KDBXError {
-            throw error
         } catch {
             if rootSeen { throw KDBXError(.invalidKeyFile, "the XML key file is malformed") }
             return nil
         }
+        if dataInCDATA { throw KDBXError(.invalidKeyFile, "the key file data is in a CDATA section") }
         guard rootSeen else { return nil }
         guard let version, sawData else {
             throw KDBXError(.invalidKeyFile, "the XML key file has no version or no key data")

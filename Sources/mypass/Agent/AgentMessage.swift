@@ -101,7 +101,7 @@ struct AgentMessage {
     /// Field `index` as UTF-8 text (a path), or `nil` when absent or not UTF-8.
     func text(_ index: Int) -> String? {
         guard index < fields.count else { return nil }
-        return fields[index].withUnsafeBytes { String(validating: $0, as: UTF8.self) }
+        return fields[index].withUnsafeBytes { String(validatingUTF8Bytes: $0) }
     }
 
     /// Field `index` as a little-endian UInt64, or `nil` when absent or not 8 bytes.

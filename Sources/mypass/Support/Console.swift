@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 
 /// Writes to the standard streams with `write(2)`, buffering standard output.
 ///
@@ -13,20 +12,20 @@ enum Console {
     /// True when file descriptor `fd` is a terminal.
     static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
 
-    private static let quietState = Atomic<Bool>(false)
+    private static let quietState = LockedState(false)
 
     /// True after `--quiet` / `-q`: prompts, progress and notes are not written.
-    static var isQuiet: Bool { quietState.load(ordering: .relaxed) }
+    static var isQuiet: Bool { quietState.withLock { $0 } }
 
     /// Sets ``isQuiet`` (once, when the command line is parsed).
-    static func setQuiet(_ quiet: Bool) { quietState.store(quiet, ordering: .relaxed) }
+    static func setQuiet(_ quiet: Bool) { quietState.withLock { $0 = quiet } }
 
-    private static let outputErrno = Atomic<Int32>(0)
+    private static let outputErrno = LockedState<Int32>(0)
 
     /// The `errno` of the first failed write to standard output other than a reader that went
     /// away (`EPIPE`), such as `ENOSPC` on a full disk; 0 when every write went through. The
     /// command then fails with a message instead of exiting 0 on a truncated result.
-    static var outputFailure: Int32 { outputErrno.load(ordering: .relaxed) }
+    static var outputFailure: Int32 { outputErrno.withLock { $0 } }
 
     /// Writes a secondary message (a prompt, a note) to standard error unless ``isQuiet``.
     static func note(_ text: String) { if !isQuiet { writeAll(2, text) } }
@@ -50,6 +49,11 @@ enum Console {
         text.withUTF8 { writeAll(fd, UnsafeRawBufferPointer($0)) }
     }
 
+    /// Keeps the first failure of standard output (``outputFailure``).
+    private static func recordOutputFailure(_ reason: Int32) {
+        outputErrno.withLock { if $0 == 0 { $0 = reason } }
+    }
+
     private static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) {
         guard var base = buffer.baseAddress else { return }
         var remaining = buffer.count
@@ -59,11 +63,12 @@ enum Console {
                 if errno == EINTR { continue }
                 // EPIPE: the reader went away; nothing sensible to report. Anything else on
                 // standard output (ENOSPC, EIO) fails the command.
-                if fd == 1 && errno != EPIPE { _ = outputErrno.compareExchange(expected: 0, desired: errno, ordering: .relaxed) }
+                let reason = errno
+                if fd == 1 && reason != EPIPE { recordOutputFailure(reason) }
                 return
             }
             if written == 0 {
-                if fd == 1 { _ = outputErrno.compareExchange(expected: 0, desired: EIO, ordering: .relaxed) }
+                if fd == 1 { recordOutputFailure(EIO) }
                 return
             }
             remaining -= written

@@ -5,7 +5,6 @@ import Darwin
 #endif
 import Dispatch
 import MyPassCrypto
-import Synchronization
 
 /// A "working..." line with elapsed seconds (and the KDF's share done, when it reports one) on
 /// stderr while a slow step (the KDF) runs.
@@ -14,7 +13,7 @@ import Synchronization
 /// the step ends, so that nothing stays behind in the terminal or in captured output.
 final class Progress: Sendable {
     private let label: String
-    private let state = Mutex<(running: Bool, shown: Bool, fraction: Double?)>((true, false, nil))
+    private let state = LockedState<(running: Bool, shown: Bool, fraction: Double?)>((true, false, nil))
     private let start = DispatchTime.now()
 
     private init(label: String) { self.label = label }
