@@ -1,8 +1,8 @@
 import Foundation
+import MyPassCLI
 import MyPassFuzzing
 import MyPassTestSupport
 import Testing
-import mypass
 
 /// Replays each libFuzzer harness's checked-in corpus (`Fuzz/corpus/NAME/`) through the harness
 /// body the fuzz binary runs: no input may trap or break a harness property, and every input must

@@ -8,7 +8,7 @@ import MyPassKDBX
 
 /// The `mypass` entry point: picks the command, parses its arguments, runs it and maps every
 /// failure to one stderr line and an exit code.
-enum CommandLineTool {
+package enum CommandLineTool {
     static let version = "0.1.0"
 
     /// The handler for each runnable command, by its full name (`attachment export`).
@@ -49,7 +49,7 @@ enum CommandLineTool {
     ]
 
     /// Runs the command line `arguments` (without the program name) and returns the exit code.
-    static func run(_ arguments: [String]) -> Int32 {
+    package static func run(_ arguments: [String]) -> Int32 {
         do {
             try dispatch(arguments)
             if Console.outputFailure != 0 {

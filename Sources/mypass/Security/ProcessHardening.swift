@@ -10,9 +10,9 @@ import Darwin
 /// Linux: `prctl(PR_SET_DUMPABLE, 0)` (no core dump, even through a `core_pattern` pipe, and no
 /// `ptrace` attach or `/proc/PID/mem` read by same-user processes) and `RLIMIT_CORE` 0. Darwin:
 /// `RLIMIT_CORE` 0 (there is no `PR_SET_DUMPABLE`; hardened-runtime signing denies debuggers).
-enum ProcessHardening {
+package enum ProcessHardening {
     /// Applies both settings; a failure is ignored (the process still runs, as before).
-    static func apply() {
+    package static func apply() {
         var none = rlimit(rlim_cur: 0, rlim_max: 0)
         #if canImport(Glibc)
         _ = setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &none)

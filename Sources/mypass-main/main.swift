@@ -1,0 +1,9 @@
+// The `mypass` executable: everything but this entry point is the MyPassCLI module, so that the tests can link
+// that module with the shared Swift runtime while this binary carries the runtime and Foundation inside it
+// (Package.swift, `staticRuntimeOnLinux`). Foundation is imported here so that this module's static link pulls
+// in what the static Foundation needs (ICU, CoreFoundation) through its autolink entries.
+import Foundation
+import MyPassCLI
+
+ProcessHardening.apply()
+exit(CommandLineTool.run(Array(CommandLine.arguments.dropFirst())))
