@@ -85,7 +85,7 @@ build_target() {
       nice "$bin/swiftc" "${flags[@]}" -target "$target" -module-name EmbeddedDemo -I "$dir" \
         "${program[@]}" "$here/Platform/WASI.swift" "$here/Platform/WASIHeap.swift" -c -o "$dir/EmbeddedDemo.o"
       "$bin/wasm-ld" "$dir/EmbeddedDemo.o" "${objects[@]}" "$unicode" -o "$dir/mypass-embedded.wasm" \
-        --gc-sections --strip-all --initial-memory=67108864 -z stack-size=1048576
+        --wrap=free --gc-sections --strip-all --initial-memory=67108864 -z stack-size=1048576
       ;;
     *)
       nice "$bin/swiftc" "${flags[@]}" -target "$target" -module-name EmbeddedDemo -I "$dir" \

@@ -29,9 +29,6 @@ build() {
     fi
     flags="-O -wmo -parse-as-library -sanitize=fuzzer,address -package-name mypass -swift-version 6
         -enable-upcoming-feature ExistentialAny -I $out"
-    # SwiftPM generates Bundle.module for MyPassCore's resource; this build points it at the source.
-    [ -f "$out/MyPassCoreBundle.swift" ] || printf 'import Foundation\nextension Foundation.Bundle {\n    static let module = Bundle(path: "%s") ?? Bundle.main\n}\n' \
-        "$root/Sources/MyPassCore/Resources" >"$out/MyPassCoreBundle.swift"
     rebuilt=""
     for module in MyPassBytes MyPassCrypto MyPassCompression MyPassXML MyPassKDBX MyPassCore MyPassFuzzing; do
         case $module in
@@ -39,7 +36,6 @@ build() {
         *) dir="$root/Sources/$module" ;;
         esac
         sources=$(find "$dir" -name '*.swift')
-        [ $module = MyPassCore ] && sources="$sources $out/MyPassCoreBundle.swift"
         # A module is rebuilt when one of its sources changed or a module before it was rebuilt.
         if [ -z "$rebuilt" ] && [ -f "$out/$module.o" ] && [ -z "$(find "$dir" -name '*.swift' -newer "$out/$module.o")" ]; then
             continue

@@ -66,8 +66,9 @@ func posixMemalign(_ result: UnsafeMutablePointer<UnsafeMutableRawPointer?>, _ a
     return 0
 }
 
-// The compiler warns that the runtime reserves the name `free`: defining it is the point here.
-@_cdecl("free")
-func free(_ pointer: UnsafeMutableRawPointer?) {
+// `free` itself is a name the compiler reserves for the Swift runtime (defining it warns), so this
+// is `__wrap_free`, and build.sh links with `--wrap=free`: every call of `free` comes here.
+@_cdecl("__wrap_free")
+func wrappedFree(_ pointer: UnsafeMutableRawPointer?) {
     if let pointer { WASIHeap.free(pointer) }
 }

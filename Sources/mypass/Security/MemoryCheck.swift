@@ -131,6 +131,10 @@ private final class ScanningFileSystem: VaultFileSystem, @unchecked Sendable {
     func status(_ path: String) throws(CoreError) -> VaultFileStatus? { try base.status(path) }
     func isWritable(_ path: String) -> Bool { base.isWritable(path) }
     func readFile(_ path: String, maxBytes: Int) throws(CoreError) -> [UInt8] { try base.readFile(path, maxBytes: maxBytes) }
+    func openForReading(_ path: String) throws(CoreError) -> VaultFileHandle { try base.openForReading(path) }
+    func read(_ handle: VaultFileHandle, into buffer: UnsafeMutableRawBufferPointer) throws(CoreError) -> Int {
+        try base.read(handle, into: buffer)
+    }
     func lock(_ path: String, timeoutSeconds: Double) throws(CoreError) -> VaultFileHandle {
         try base.lock(path, timeoutSeconds: timeoutSeconds)
     }
