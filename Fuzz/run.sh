@@ -47,8 +47,9 @@ build() {
             -c -o "$out/$module.o" $sources
     done
     echo "linking" >&2
+    # lld: GNU gold warns "Cannot export local symbol" for each of ASan's check routines.
     # shellcheck disable=SC2086
-    nice swiftc $flags -module-name FuzzMain "$root/Fuzz/Main/FuzzMain.swift" \
+    nice swiftc $flags -use-ld=lld -module-name FuzzMain "$root/Fuzz/Main/FuzzMain.swift" \
         "$root/Sources/mypass/Agent/AgentMessage.swift" "$root/Sources/mypass/Agent/AgentFrameFuzzing.swift" \
         "$out"/MyPass*.o -o "$binary.new"
     mv "$binary.new" "$binary"
