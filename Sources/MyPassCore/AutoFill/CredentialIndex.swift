@@ -14,6 +14,8 @@ public struct CredentialIndex: Sendable {
     public let credentials: [IndexedCredential]
     /// What the reading skipped.
     public let skipped: Skipped
+    /// The records and their strings, shared by every credential.
+    let store: CredentialIndexStorage
 
     /// Counts of what was read past and not kept.
     public struct Skipped: Sendable, Equatable {
@@ -57,12 +59,14 @@ public struct CredentialIndex: Sendable {
             searchable[index] = group.uuid == bin && !bin.isZero ? false : (group.enableSearching ?? inherited)
             if let parent = group.parent { paths[index] = paths[parent] + [group.name] }
         }
+        let store = CredentialIndexStorage(skim: skim, breadcrumbs: paths)
         var kept: [IndexedCredential] = []
         kept.reserveCapacity(skim.records.count)
-        for record in skim.records where searchable[record.group] {
-            kept.append(IndexedCredential(record: record, breadcrumb: paths[record.group], groupUUID: skim.groups[record.group].uuid))
+        for (position, record) in skim.records.enumerated() where searchable[Int(record.group)] {
+            kept.append(IndexedCredential(store: store, position: Int32(position)))
         }
         credentials = kept
+        self.store = store
         let s = skim.skipped
         skipped = Skipped(
             historyItems: s.historyItems, attachmentBytes: s.innerHeaderBinaryBytes + s.xmlBinaryBytes,
@@ -76,19 +80,10 @@ public struct CredentialIndex: Sendable {
         EntryList.searchResults(credentials, searchText: searchText)
     }
 
-    /// An estimate of the memory the index holds, in bytes: the records, their field arrays and
-    /// every string's UTF-8 bytes (protected values included), breadcrumbs counted once per group.
+    /// An estimate of the memory the index holds, in bytes: the credential list, the records,
+    /// field and tag tables (their capacity), both string buffers of the arena (their capacity),
+    /// the groups and breadcrumbs.
     public var estimatedBytes: Int {
-        var total = credentials.count * MemoryLayout<IndexedCredential>.stride
-        for credential in credentials {
-            total += 32 + credential.fields.count * MemoryLayout<EntryField>.stride
-            for field in credential.fields {
-                total += field.key.utf8.count > 15 ? 32 + field.key.utf8.count : 0
-                total += field.utf8Count > 15 || field.isProtected ? 32 + field.utf8Count : 0
-            }
-            total += credential.tags.reduce(0) { $0 + 32 + $1.utf8.count }
-            total += credential.overrideURL.utf8.count > 15 ? 32 + credential.overrideURL.utf8.count : 0
-        }
-        return total
+        credentials.capacity * MemoryLayout<IndexedCredential>.stride + store.estimatedBytes
     }
 }

@@ -15,23 +15,35 @@ package struct CredentialSkim: Sendable {
         package var enableSearching: Bool?
     }
 
-    /// One current entry, reduced.
+    /// One kept string field: its interned name and where its value is.
+    package struct Field: Sendable {
+        /// Index of the name in ``CredentialSkim/keys``.
+        package var key: UInt32
+        /// Whether the value is in the arena's masked secret buffer (`Protected="True"` or a
+        /// `ProtectInMemory` field, as the full model keeps it in a ``ProtectedString``).
+        package var isSecret: Bool
+        /// The value's bytes in the arena.
+        package var value: CredentialArena.Range
+    }
+
+    /// One current entry, reduced: fixed-size, its strings in ``CredentialSkim/arena``.
     package struct Record: Sendable {
         /// `UUID` (a fresh random one when missing, as the full reader).
         package var uuid: KDBXUUID
         /// Index of the entry's group in ``CredentialSkim/groups``.
-        package var group: Int
+        package var group: Int32
         /// `IconID`.
-        package var iconID: Int
+        package var iconID: Int32
         /// `CustomIconUUID`.
         package var customIconUUID: KDBXUUID?
-        /// `OverrideURL`.
-        package var overrideURL: String
-        /// `Tags`.
-        package var tags: [String]
-        /// The kept string fields (see ``CredentialSkim/FieldSelection``), in stored order, the
-        /// last value for a key winning as in the full reader; protected ones stay protected.
-        package var fields: [EntryField]
+        /// `OverrideURL` (arena text).
+        package var overrideURL: CredentialArena.Range
+        /// The entry's `Tags`: a range of ``CredentialSkim/tags``.
+        package var tags: Swift.Range<UInt32>
+        /// The kept string fields (see ``CredentialSkim/FieldSelection``): a range of
+        /// ``CredentialSkim/fields``, in stored order, the last value for a key winning as in the
+        /// full reader.
+        package var fields: Swift.Range<UInt32>
     }
 
     /// Which string fields of an entry are kept: exact names and name prefixes.
@@ -51,6 +63,24 @@ package struct CredentialSkim: Sendable {
         package func keeps(_ key: String) -> Bool {
             names.contains(key) || prefixes.contains(where: { key.hasPrefix($0) })
         }
+    }
+
+    /// Index of `Title` in ``keys``.
+    package static let titleKey: UInt32 = 0
+    /// Index of `UserName` in ``keys``.
+    package static let userNameKey: UInt32 = 1
+    /// Index of `Password` in ``keys``.
+    package static let passwordKey: UInt32 = 2
+    /// Index of `URL` in ``keys``.
+    package static let urlKey: UInt32 = 3
+
+    /// The index of field name `key` in ``keys``, adding it when new.
+    package mutating func intern(_ key: String) -> UInt32 {
+        if let index = keyIndex[key] { return index }
+        let index = UInt32(keys.count)
+        keys.append(key)
+        keyIndex[key] = index
+        return index
     }
 
     /// What was skipped, in counts and bytes (for the benchmark's account of where memory went).
@@ -74,6 +104,17 @@ package struct CredentialSkim: Sendable {
     /// The current entries in the full model's order: group by group in pre-order, stored order
     /// within a group.
     package var records: [Record] = []
+    /// The kept fields of every record, record by record (``Record/fields`` ranges).
+    package var fields: [Field] = []
+    /// The tags of every record, as arena text (``Record/tags`` ranges).
+    package var tags: [CredentialArena.Range] = []
+    /// The field names, each once: `Title`, `UserName`, `Password`, `URL` at indices 0 to 3
+    /// (``titleKey`` ...), others in the order first seen.
+    package private(set) var keys: [String] = ["Title", "UserName", "Password", "URL"]
+    /// Index of each name in ``keys``.
+    package private(set) var keyIndex: [String: UInt32] = ["Title": 0, "UserName": 1, "Password": 2, "URL": 3]
+    /// Every kept string value.
+    package var arena = CredentialArena()
     /// `Meta/RecycleBinUUID` (zero: none).
     package var recycleBinUUID: KDBXUUID = .zero
     /// What was skipped.

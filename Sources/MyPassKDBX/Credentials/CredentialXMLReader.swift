@@ -63,11 +63,11 @@ package struct CredentialXMLReader {
     private var groupStack: [(index: Int, scratch: Group)] = []
     private var entryDepth = 0
     private var entry = Entry(uuid: .zero)
-    private var entryFields: [EntryField] = []
+    private var entryFields: [CredentialSkim.Field] = []
     private var entryKeys: [Set<String>] = []
     private var historyItems = 0
     private var fieldKey: String?
-    private var fieldValue: EntryField?
+    private var fieldValue: (isSecret: Bool, range: CredentialArena.Range)?
     private var groupCount = 0
     private var entryCount = 0
     private var skim = CredentialSkim()
@@ -257,7 +257,7 @@ package struct CredentialXMLReader {
             case .binaries, .attachment: skim.skipped.xmlBinaryBytes += count
             default: break
             }
-            if frames[top].kind == .field, leaf.name == "Value" { fieldValue = EntryField(key: "", value: "") }
+            if frames[top].kind == .field, leaf.name == "Value" { fieldValue = (false, .empty) }
             return
         case .text:
             break
@@ -284,9 +284,11 @@ package struct CredentialXMLReader {
                 do { bytes = try Base64.decode(text) } catch { throw corrupted("a protected value is not base64") }
                 stream.apply(to: &bytes)
                 defer { wipe(&bytes) }
-                fieldValue = EntryField(key: "", protectedValue: VaultXMLReader.protectedString(bytes))
+                fieldValue = (true, try skim.arena.appendSecret(&bytes))
+            } else if XMLValues.flag(leaf.attributes, "ProtectInMemory") {
+                fieldValue = (true, try skim.arena.appendSecret(text))
             } else {
-                fieldValue = EntryField(key: "", value: text, isProtected: XMLValues.flag(leaf.attributes, "ProtectInMemory"))
+                fieldValue = (false, try skim.arena.appendText(text))
             }
         default:
             break
@@ -319,7 +321,7 @@ package struct CredentialXMLReader {
                 skim.skipped.historyItems += 1
             } else {
                 entry = Entry(uuid: .zero)
-                entryFields = []
+                entryFields.removeAll(keepingCapacity: true)
                 historyItems = 0
             }
             entryDepth += 1
@@ -343,11 +345,15 @@ package struct CredentialXMLReader {
             entryDepth -= 1
             entryKeys.removeLast()
             guard entryDepth == 0, let group = groupStack.last?.index else { return }
+            let tagStart = UInt32(skim.tags.count)
+            for tag in entry.tags { skim.tags.append(try skim.arena.appendText(tag)) }
+            let fieldStart = UInt32(skim.fields.count)
+            skim.fields.append(contentsOf: entryFields)
             skim.records.append(CredentialSkim.Record(
-                uuid: frame.sawUUID ? entry.uuid : .random(), group: group, iconID: entry.iconID,
-                customIconUUID: entry.customIconUUID, overrideURL: entry.overrideURL, tags: entry.tags,
-                fields: entryFields))
-            entryFields = []
+                uuid: frame.sawUUID ? entry.uuid : .random(), group: Int32(group), iconID: Int32(truncatingIfNeeded: entry.iconID),
+                customIconUUID: entry.customIconUUID, overrideURL: try skim.arena.appendText(entry.overrideURL),
+                tags: tagStart..<UInt32(skim.tags.count), fields: fieldStart..<UInt32(skim.fields.count)))
+            entryFields.removeAll(keepingCapacity: true)
         case .field:
             guard let key = fieldKey else { return }  // A String without Key carries nothing.
             let e = entryKeys.count - 1
@@ -361,9 +367,9 @@ package struct CredentialXMLReader {
                 skim.skipped.fields += 1
                 return
             }
-            var field = fieldValue ?? EntryField(key: key, value: "")
-            field.key = key
-            if let index = entryFields.firstIndex(where: { $0.key == key }) {
+            let value = fieldValue ?? (false, .empty)
+            let field = CredentialSkim.Field(key: skim.intern(key), isSecret: value.isSecret, value: value.range)
+            if let index = entryFields.firstIndex(where: { $0.key == field.key }) {
                 entryFields[index] = field  // KeePass: the last value for a key wins.
             } else {
                 entryFields.append(field)
