@@ -93,7 +93,7 @@ public struct CredentialMatcher: Sendable {
               let registrable = suffixes.registrableDomain(of: entry.host),
               suffixes.registrableDomain(of: service.host) == registrable
         else { return nil }
-        return .parentDomain(levels: service.host.labels.count - entry.host.labels.count)
+        return .parentDomain(levels: service.host.labelCount - entry.host.labelCount)
     }
 
     /// Splits `candidates` into the entries suggested for `serviceIdentifier` (a URL or a bare
@@ -119,11 +119,19 @@ public struct CredentialMatcher: Sendable {
         }
         var ranked: [(kind: CredentialMatchKind, index: Int)] = []
         var others: [Candidate] = []
+        others.reserveCapacity(candidates.count)
         for (index, candidate) in candidates.enumerated() {
-            let entryAddresses = candidate.candidateURLs.compactMap { ServiceAddress(parsing: $0) }
-            let best = services.flatMap { service in
-                entryAddresses.compactMap { matchKind(entry: $0, service: service) }
-            }.min()
+            // The best kind over every URL and service, without arrays per candidate; an exact
+            // match cannot be beaten, so the remaining URLs are not read.
+            var best: CredentialMatchKind?
+            urls: for url in candidate.candidateURLs {
+                guard let entry = ServiceAddress(parsing: url) else { continue }
+                for service in services {
+                    guard let kind = matchKind(entry: entry, service: service) else { continue }
+                    if best.map({ kind < $0 }) ?? true { best = kind }
+                    if kind == .exactHost { break urls }
+                }
+            }
             if let best {
                 ranked.append((best, index))
             } else {

@@ -2,7 +2,9 @@ extension ServiceAddress {
     /// The default port of a scheme (http/ws 80, https/wss 443, ftp 21), or `nil` for schemes
     /// without one. Schemes are compared in lower case, as ``init(parsing:)`` stores them.
     public static func defaultPort(forScheme scheme: String) -> Int? {
-        switch scheme.lowercased() {
+        // `lowercased()` only when needed: schemes from ``init(parsing:)`` are lower case already.
+        let needsLowering = scheme.utf8.contains { $0 &- UInt8(ascii: "A") < 26 || $0 >= 0x80 }
+        switch needsLowering ? scheme.lowercased() : scheme {
         case "http", "ws": return 80
         case "https", "wss": return 443
         case "ftp": return 21
