@@ -37,6 +37,13 @@ public struct XMLTokenizer: Sendable {
 
     /// Unconsumed input starts at `position`; bytes before it may be dropped on the next `feed`.
     var buffer = SecureBytes()
+    /// Address and length of `buffer`'s bytes, taken after every change to it (only `feed` changes
+    /// it), so that `next()` reads them without a call into MyPassBytes per event. The address
+    /// stays valid while `buffer` is unchanged: this value holds a reference to its storage, and a
+    /// copy of the tokenizer that feeds gets storage of its own (copy on write) and its own address.
+    /// Kept as a bit pattern, which is `Sendable`.
+    var bytesAddress: UInt = 0
+    var bytesCount = 0
     var position = 0
     /// Absolute document offset of `buffer[0]`.
     var bufferBase = 0
@@ -98,6 +105,9 @@ public struct XMLTokenizer: Sendable {
         }
         compact()
         buffer.append(contentsOf: chunk)
+        (bytesAddress, bytesCount) = buffer.withUnsafeBytes { raw in
+            (UInt(bitPattern: raw.baseAddress), raw.count)
+        }
     }
 
     /// Adds the next bytes of the document (see `feed(_: ArraySlice<UInt8>)`).
@@ -120,18 +130,14 @@ public struct XMLTokenizer: Sendable {
             pendingEndName = nil
             return .endElement(name: name)
         }
-        // Read the buffer through a second reference, so that `self` can be mutated while its
-        // bytes are read (nothing writes the buffer during a step, so this copies no bytes).
-        let bytes = buffer
+        // The buffer's bytes as of the last `feed`; nothing writes the buffer during a step.
+        let p = UnsafeBufferPointer(start: UnsafePointer<UInt8>(bitPattern: bytesAddress), count: bytesCount)
         do throws(XMLError) {
-            return try bytes.withUnsafeBytes { (raw) throws(XMLError) -> XMLEvent? in
-                let p = raw.assumingMemoryBound(to: UInt8.self)
-                while true {
-                    switch try step(p) {
-                    case .event(let event): return event
-                    case .needMoreInput, .endOfDocument: return nil
-                    case .skipped: continue
-                    }
+            while true {
+                switch try step(p) {
+                case .event(let event): return event
+                case .needMoreInput, .endOfDocument: return nil
+                case .skipped: continue
                 }
             }
         } catch {
