@@ -199,6 +199,16 @@ struct SecurityCommandTests {
         #expect(CLI.firstErrorLine(listed).contains("invalid file signature"), "\(listed.stderrText)")
     }
 
+    @Test("a password that cannot be read (standard input a directory: EISDIR) is an error naming why, not an empty password")
+    func unreadablePasswordInput() throws {
+        let command = "exec \"$0\" ls \"$1\" < /"
+        let result = try runProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", command, CLI.binary.path, TestVectors.url(Demo.vault).path],
+                                    environment: Self.environment)
+        #expect(result.status == 1)
+        #expect(CLI.firstErrorLine(result) == "Error: cannot read the password from standard input: Is a directory",
+                "\(result.stderrText)")
+    }
+
     @Test("an exported attachment is readable by its owner only (mode 0600), also when it replaces a file")
     func attachmentExportMode() throws {
         let scratch = try Scratch()

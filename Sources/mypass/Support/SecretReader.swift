@@ -49,8 +49,8 @@ enum SecretReader {
             }
         }
         defer {
-            if echoOff {
-                _ = tcsetattr(0, TCSAFLUSH, &saved)
+            if echoOff && !restoreTerminal(&saved) {
+                Console.note("\nWarning: could not turn the terminal's echo back on (\(String(cString: strerror(errno)))); run 'stty echo'.")
             }
             for (signalNumber, handler) in zip(interruptingSignals, previousHandlers) { signal(signalNumber, handler) }
             if interactive { Console.note("\n") }
@@ -63,7 +63,11 @@ enum SecretReader {
         while true {
             let count = read(0, &byte, 1)
             if count < 0 && errno == EINTR { continue }
-            if count <= 0 { break }
+            if count < 0 {
+                // A read error is not the end of the input: say so, never take a partial line.
+                throw .failure("cannot read the \(what) from standard input: \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { break }
             if byte == 0x0A { sawNewline = true; break }
             if bytes.count == bytes.capacity {
                 // Grow by hand so that the old buffer is wiped, not merely freed.
@@ -88,6 +92,15 @@ enum SecretReader {
     }
 }
 
+/// Puts the terminal settings `saved` back, retrying when a signal interrupts; `false` (with
+/// `errno` set) when the terminal refuses them.
+private func restoreTerminal(_ saved: inout termios) -> Bool {
+    while tcsetattr(0, TCSAFLUSH, &saved) != 0 {
+        if errno != EINTR { return false }
+    }
+    return true
+}
+
 /// The signals that end `mypass` while it waits at a password prompt.
 private let interruptingSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
 
@@ -95,7 +108,9 @@ private let interruptingSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
 /// before the handler is installed, read only by it).
 nonisolated(unsafe) private var terminalBeforePrompt = termios()
 
-/// Puts echo back and dies of the signal as it would have (only async-signal-safe calls).
+/// Puts echo back and dies of the signal as it would have (only async-signal-safe calls). The
+/// result of `tcsetattr` is not looked at: nothing safe is left to do about a failure in a signal
+/// handler (the process dies right after, and `stty echo` repairs the terminal).
 private func restoreTerminalAndDie(_ signalNumber: Int32) {
     _ = tcsetattr(0, TCSAFLUSH, &terminalBeforePrompt)
     signal(signalNumber, SIG_DFL)
