@@ -42,7 +42,7 @@ public struct HostName: Hashable, Sendable, CustomStringConvertible {
     ///
     /// All-ASCII text (the common case) is read as bytes in one pass: a table of the allowed
     /// bytes (letters, digits, `-`, `_`, `.`), ASCII lower-casing, labels split on `.`. Text with
-    /// a non-ASCII byte takes the Unicode path (``init(referenceParsing:)``).
+    /// a non-ASCII byte takes the Unicode path (`init(referenceParsing:)`).
     public init?(_ text: String) {
         var copy = text
         let host: HostName? = copy.withUTF8 { bytes in

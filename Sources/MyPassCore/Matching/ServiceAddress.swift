@@ -44,7 +44,7 @@ public struct ServiceAddress: Hashable, Sendable {
     ///
     /// All-ASCII text is read as bytes (no `Substring`, one string for the host, none when it
     /// fits a small string); text with a non-ASCII byte takes the Character path
-    /// (``referenceParse(_:)``), where grapheme clusters decide what a delimiter is.
+    /// (`referenceParse(_:)`), where grapheme clusters decide what a delimiter is.
     public init?(parsing text: String) {
         var copy = text
         let parsed: ServiceAddress? = copy.withUTF8 { bytes in
