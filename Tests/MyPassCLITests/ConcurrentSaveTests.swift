@@ -69,7 +69,7 @@ struct ConcurrentSaveTests {
         #expect(try Self.temporaryFiles(in: scratch.url) == [])
     }
 
-    @Test("a saving mypass killed at 100 moments spread over its run leaves the vault whole, old or new; the next open removes its temporary file")
+    @Test("a saving mypass killed at 100 moments spread over its run leaves the vault whole, old or new; the next open (full or index) removes its temporary file")
     func killedSaves() throws {
         let scratch = try Scratch()
         let originalBytes = try TestVectors.bytes(Demo.vault)
@@ -104,14 +104,17 @@ struct ConcurrentSaveTests {
             let left = try Self.temporaryFiles(in: scratch.url)
             if !left.isEmpty {
                 outcomes.temporaryLeft += 1
-                // The next open of the vault removes the stale copy and says so.
-                let listed = try CLI.run(["info", vault], stdin: Demo.stdin)
+                // The next open of the vault removes the stale copy and says so: the full open
+                // (info) and the index open (ls) in turn.
+                let listed = try CLI.run([outcomes.temporaryLeft % 2 == 1 ? "info" : "ls", vault], stdin: Demo.stdin)
                 #expect(listed.status == 0)
                 #expect(listed.stderrText.contains("a copy of the vault left by an interrupted save"), "\(listed.stderrText)")
                 #expect(try Self.temporaryFiles(in: scratch.url) == [], "trial \(trial)")
             }
         }
         #expect(outcomes.old + outcomes.new == trials)
+        // Kills land while the temporary file exists (29% of them in the audit), or its removal went untested.
+        #expect(outcomes.temporaryLeft > 0, "no kill left a temporary file")
         print("killed saves: \(outcomes.old) old, \(outcomes.new) new, \(outcomes.temporaryLeft) with a temporary file (removed on the next open); span \(span) s")
     }
 

@@ -30,6 +30,15 @@ extension CredentialIndex {
         public var keyDerivation: KeyDerivation
         /// Codec limits.
         public var limits: KDBXLimits
+        /// The largest vault file the open reads, in bytes (larger ones are refused with
+        /// ``CoreError/Code/limitExceeded`` before a byte is read). Default 1 GiB, as
+        /// ``VaultDocument/Options/maxFileBytes``.
+        public var maxFileBytes: Int
+        /// Whether a successful open removes the temporary files that killed saves left beside
+        /// the vault, as ``VaultDocument/open(_:key:cachedKey:options:progress:)`` does (see
+        /// ``CredentialIndex/Opened/removedStaleFiles``). Default `true`; an extension that may not write the
+        /// vault's folder passes `false`.
+        public var removesStaleTemporaryFiles: Bool
         /// Where the vault is read (``VaultFileSystem/openForReading(_:)`` and
         /// ``VaultFileSystem/read(_:into:)``): an AutoFill extension passes its coordinated,
         /// security-scoped implementation.
@@ -39,8 +48,11 @@ extension CredentialIndex {
         /// default limits and the POSIX file system.
         public init(budgetBytes: UInt64? = nil, workingMarginBytes: UInt64 = 12 << 20,
                     keyDerivation: KeyDerivation = .standard, limits: KDBXLimits = KDBXLimits(),
-                    fileSystem: any VaultFileSystem = SystemFileSystem()) {
+                    fileSystem: any VaultFileSystem = SystemFileSystem(), maxFileBytes: Int = 1 << 30,
+                    removesStaleTemporaryFiles: Bool = true) {
             self.budgetBytes = budgetBytes
+            self.maxFileBytes = maxFileBytes
+            self.removesStaleTemporaryFiles = removesStaleTemporaryFiles
             self.workingMarginBytes = workingMarginBytes
             self.keyDerivation = keyDerivation
             self.limits = limits
@@ -63,30 +75,43 @@ extension CredentialIndex {
         public let largestBufferBytes: Int
         /// The file's size, in bytes.
         public let fileBytes: Int
+        /// The temporary files of interrupted saves (`.NAME.mypass-HEX.tmp`, full encrypted
+        /// copies of the vault) found beside the file and removed: their paths, for the user.
+        public let removedStaleFiles: [String]
+        /// Such files found but not removable (a read-only folder, say): their paths.
+        public let staleFilesLeft: [String]
     }
 
     /// Opens the vault at `path` for AutoFill: reads the outer header, checks the memory budget
     /// against the KDF parameters, runs the KDF (none with a `cachedKey` derived for the file's
     /// current KDF parameters and seed), then streams the file once, a 64 KiB read at a time, into
     /// an index. The file is never held whole, nor is the decompressed XML, an attachment, a
-    /// history item or a custom icon.
+    /// history item or a custom icon. Only a regular file is read, and only as many bytes as
+    /// `fstat` gave when it was opened; the body may decompress to at most
+    /// `KDBXLimits.maxDecompressionRatio` times the file's payload, as in a full open.
     ///
     /// - Parameters:
-    ///   - path: the vault file.
+    ///   - path: the vault file (a relative path is taken from the current directory; a
+    ///     symbolic link is followed, as in a full open).
     ///   - key: the composite key (unused when `cachedKey` fits, but still the vault's key).
     ///   - cachedKey: a transformed key from an earlier unlock.
     ///   - options: budget, margin, KDF seam, limits.
-    /// - Throws: ``CoreError`` `.memoryBudgetExceeded` (before any KDF work), `.wrongKey`, `.io`,
-    ///   `.cancelled`, `.codec`.
+    /// - Throws: ``CoreError`` `.memoryBudgetExceeded` (before any KDF work), `.wrongKey`, `.io`
+    ///   (also for a path that is not a regular file), `.limitExceeded` (a file over
+    ///   ``OpenOptions/maxFileBytes``), `.cancelled`, `.codec`.
     /// - Complexity: one KDF run (none with a fitting `cachedKey`), then linear in the file size.
     public static func open(_ path: String, key: CompositeKey, cachedKey: CachedTransformedKey? = nil,
                             options: OpenOptions = OpenOptions()) throws(CoreError) -> Opened {
-        var source = try FileByteSource(path: path, fileSystem: options.fileSystem)
+        let realPath = try options.fileSystem.resolve(VaultDocument.absolutePath(path))
+        var source = try FileByteSource(path: realPath, fileSystem: options.fileSystem, maxBytes: options.maxFileBytes)
         defer { source.close() }
         func codec<T>(_ body: () throws(KDBXError) -> T) throws(CoreError) -> T {
             do throws(KDBXError) { return try body() } catch { throw CoreError(codecError: error) }
         }
-        var reader = try codec { () throws(KDBXError) in try KDBXCredentialReader(source: &source, limits: options.limits) }
+        let fileByteCount = source.byteCount
+        var reader = try codec { () throws(KDBXError) in
+            try KDBXCredentialReader(source: &source, fileByteCount: fileByteCount, limits: options.limits)
+        }
         let kdf = reader.header.kdf
         let transformed: SecureBytes
         var memory: UInt64 = 0
@@ -110,25 +135,49 @@ extension CredentialIndex {
             let keys = try reader.keys(transformedKey: transformed)
             return try reader.readCredentials(keys: keys, selection: fieldSelection, source: &source)
         }
+        // Only once the key opened the file, as in the full open: no one without it removes anything.
+        let stale: (removed: [String], left: [String]) = options.removesStaleTemporaryFiles
+            ? VaultDocument.removeStaleTemporaryFiles(of: realPath, fileSystem: options.fileSystem) : ([], [])
         return Opened(index: CredentialIndex(skim: skim), cachedKey: CachedTransformedKey(transformedKey: transformed, kdf: kdf),
                       ranKDF: ran, kdfMemoryBytes: memory, largestBufferBytes: skim.largestBlockBytes,
-                      fileBytes: source.bytesRead)
+                      fileBytes: source.bytesRead, removedStaleFiles: stale.removed, staleFilesLeft: stale.left)
     }
 }
 
 /// A vault file read 64 KiB at a time (never whole) through the file-system seam, straight into
-/// the returned array (no `Data` in between).
+/// the returned array (no `Data` in between). Only a regular file, and no more than the size
+/// `fstat` gave at the open (a device such as `/dev/zero`, or a file still growing, cannot make
+/// the reader go on).
 struct FileByteSource: KDBXByteSource {
     private let fileSystem: any VaultFileSystem
     private let handle: VaultFileHandle
+    /// The file's size at the open, in bytes: reads end there.
+    let byteCount: Int
     private(set) var bytesRead = 0
 
-    init(path: String, fileSystem: any VaultFileSystem) throws(CoreError) {
+    /// - Throws: ``CoreError`` `.io` (cannot open, not a regular file), `.limitExceeded` (over `maxBytes`).
+    init(path: String, fileSystem: any VaultFileSystem, maxBytes: Int) throws(CoreError) {
         self.fileSystem = fileSystem
-        handle = try fileSystem.openForReading(path)
+        let handle = try fileSystem.openForReading(path)
+        let status: VaultFileStatus
+        do { status = try fileSystem.status(of: handle) } catch {
+            fileSystem.close(handle)
+            throw CoreError(error.code, error.reason, location: path)
+        }
+        guard status.isRegularFile else {
+            fileSystem.close(handle)
+            throw CoreError(.io, "not a regular file", location: path)
+        }
+        guard status.size <= Int64(maxBytes) else {
+            fileSystem.close(handle)
+            throw CoreError(.limitExceeded, "the file has \(status.size) bytes, more than the limit of \(maxBytes)", location: path)
+        }
+        self.handle = handle
+        byteCount = Int(max(0, status.size))
     }
 
-    mutating func read(upTo count: Int) throws(KDBXError) -> [UInt8] {
+    mutating func read(upTo wanted: Int) throws(KDBXError) -> [UInt8] {
+        let count = min(wanted, byteCount - bytesRead)
         guard count > 0 else { return [] }
         var out = [UInt8](repeating: 0, count: count)
         var filled = 0

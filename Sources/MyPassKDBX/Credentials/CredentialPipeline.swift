@@ -12,16 +12,21 @@ struct CredentialPipeline {
     private var hashedBlocks: HashedBlockStream.Reader?
     private var inflater: Inflater?
     private var decompressedCount = 0
+    /// Most decompressed bytes this file may give (``KDBXLimits/decodedBudgetBytes(payloadByteCount:)``).
+    private let decodedBudget: Int
     private var innerHeader: InnerHeaderSkimmer?
     private var xml: CredentialXMLReader
     private var stream: InnerRandomStream?
 
+    /// - Parameter payloadByteCount: the ciphertext length in bytes (`Int.max` when unknown),
+    ///   bounding what the blocks may claim and what the body may decompress to.
     init(header: KDBXHeader, limits: KDBXLimits, selection: CredentialSkim.FieldSelection, payloadByteCount: Int) throws(KDBXError) {
         self.header = header
         self.limits = limits
+        decodedBudget = payloadByteCount == .max ? limits.maxDecompressedBytes : limits.decodedBudgetBytes(payloadByteCount: payloadByteCount)
         let isKDBX4 = header.version.isKDBX4
         startBytesChecked = isKDBX4
-        hashedBlocks = isKDBX4 ? nil : HashedBlockStream.Reader(limits: limits, maxTotalBytes: payloadByteCount)
+        hashedBlocks = isKDBX4 ? nil : HashedBlockStream.Reader(limits: limits, maxTotalBytes: min(payloadByteCount, limits.maxDecompressedBytes))
         if header.compression == .gzip {
             inflater = Inflater(format: .gzip, maxOutputBytes: limits.maxDecompressedBytes)
         }
@@ -95,8 +100,8 @@ struct CredentialPipeline {
             let end = min(start + Self.inflateInputByteCount, data.endIndex)
             var output: [UInt8]
             do { output = try inflater!.update(data[start..<end]) } catch { throw PayloadPipeline.map(error) }
+            defer { wipe(&output) }
             try consumeContent(output[...])
-            wipe(&output)
             start = end
         }
     }
@@ -107,12 +112,17 @@ struct CredentialPipeline {
         guard decompressedCount <= limits.maxDecompressedBytes else {
             throw KDBXError(.limitExceeded, "the payload exceeds \(limits.maxDecompressedBytes) bytes")
         }
+        guard decompressedCount <= decodedBudget else {
+            throw KDBXError(.limitExceeded, "the payload decompresses to more than \(decodedBudget) bytes, \(limits.maxDecompressionRatio) times the file's payload (a decompression bomb, or a vault that needs a higher limit)")
+        }
         xml.noteContent(byteCount: data.count)
         var xmlBytes = data
         if stream == nil {
             guard let rest = try innerHeader!.feed(data) else { return }
             xml.noteInnerHeaderBinary(byteCount: innerHeader!.binaryBytes)
-            stream = try InnerRandomStream(algorithm: innerHeader!.algorithm!, key: innerHeader!.streamKey)
+            var streamKey = innerHeader!.streamKey.unsafeArray
+            defer { wipe(&streamKey) }
+            stream = try InnerRandomStream(algorithm: innerHeader!.algorithm!, key: streamKey)
             innerHeader = nil
             xmlBytes = rest
         }
@@ -127,14 +137,16 @@ struct CredentialPipeline {
 struct InnerHeaderSkimmer {
     private let limits: KDBXLimits
     private var fieldHead: [UInt8] = []
-    private var fieldData: [UInt8] = []
+    /// A field's content other than a binary's (at most ``KDBXLimits/maxHeaderFieldBytes``).
+    private var fieldData = SecureBytes()
     private var fieldID: UInt8 = 0
     private var fieldSize = 0
     private var fieldLeft = 0
     private var inField = false
     private var consumed = 0
     private var streamID: UInt32?
-    private(set) var streamKey: [UInt8] = []
+    /// The inner random stream key, in wiping storage.
+    private(set) var streamKey = SecureBytes()
     private var sawStreamKey = false
     /// The stream algorithm, once the End field was read.
     private(set) var algorithm: InnerStreamAlgorithm?
@@ -163,7 +175,8 @@ struct InnerHeaderSkimmer {
                 fieldSize = Int(size)
                 fieldLeft = fieldSize
                 fieldHead = []
-                fieldData = []
+                fieldData.removeAll()
+                if fieldID != InnerHeader.FieldID.binary.rawValue { fieldData.reserveCapacity(fieldSize) }
                 inField = true
                 consumed += 5
             }
@@ -200,10 +213,10 @@ struct InnerHeaderSkimmer {
             guard fieldData.count == 4 else {
                 throw KDBXError(.corruptedFile, "inner random stream id must be 4 bytes", location: location)
             }
-            streamID = loadLittleEndian(fieldData[...], as: UInt32.self)
+            streamID = fieldData.withUnsafeBytes { loadLittleEndian($0, as: UInt32.self) }
         case .innerRandomStreamKey:
-            wipe(&streamKey)
             streamKey = fieldData
+            fieldData = SecureBytes()
             sawStreamKey = true
         case .binary:
             guard fieldSize >= 1 else {
@@ -213,7 +226,7 @@ struct InnerHeaderSkimmer {
         case nil:
             break  // unknown inner header fields are skipped, as KeePass does
         }
-        wipe(&fieldData)
+        fieldData.removeAll()
         return false
     }
 }

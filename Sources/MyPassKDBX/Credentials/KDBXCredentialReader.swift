@@ -34,6 +34,10 @@ package struct KDBXCredentialReader {
     package let header: KDBXHeader
     /// The limits in force.
     package let limits: KDBXLimits
+    /// The encrypted payload's length in bytes (the file's size less the header), or `Int.max`
+    /// when the source's size is not known: it sets the decoded budget
+    /// (``KDBXLimits/decodedBudgetBytes(payloadByteCount:)``).
+    package let payloadByteCount: Int
     /// KDBX 4: the stored header HMAC (32 bytes).
     private let storedHeaderHMAC: [UInt8]
     /// Bytes read past the header, not yet used.
@@ -45,8 +49,11 @@ package struct KDBXCredentialReader {
     static let readByteCount = 64 * 1024
 
     /// Reads and parses the outer header (and, in KDBX 4, checks its SHA-256).
+    /// - Parameter fileByteCount: the whole file's size in bytes when known (`fstat`): the
+    ///   decompressed body may then be at most ``KDBXLimits/maxDecompressionRatio`` times the
+    ///   payload, as in a full open; `nil` leaves only ``KDBXLimits/maxDecompressedBytes``.
     /// - Throws: ``KDBXError`` `.unsupported`, `.corruptedFile`, `.limitExceeded`, `.io`.
-    package init(source: inout some KDBXByteSource, limits: KDBXLimits = KDBXLimits()) throws(KDBXError) {
+    package init(source: inout some KDBXByteSource, fileByteCount: Int? = nil, limits: KDBXLimits = KDBXLimits()) throws(KDBXError) {
         self.limits = limits
         var prefix = try source.read(upTo: Self.readByteCount)
         var parsed: (header: KDBXHeader, payloadOffset: Int)
@@ -62,6 +69,7 @@ package struct KDBXCredentialReader {
         storedHeaderHMAC = header.version.isKDBX4 ? Array(prefix[(parsed.payloadOffset - 32)..<parsed.payloadOffset]) : []
         pending = Array(prefix[parsed.payloadOffset...])
         fileOffset = parsed.payloadOffset
+        payloadByteCount = fileByteCount.map { max(0, $0 - parsed.payloadOffset) } ?? .max
     }
 
     /// The keys from a transformed key (derived for ``header``'s KDF parameters, or cached),
@@ -86,7 +94,7 @@ package struct KDBXCredentialReader {
                                           source: inout some KDBXByteSource) throws(KDBXError) -> CredentialSkim {
         var decryptor = try header.cipher.makeDecryptor(key: keys.cipherKey, iv: header.encryptionIV)
         var pipeline = try CredentialPipeline(header: header, limits: limits, selection: selection,
-                                              payloadByteCount: limits.maxDecompressedBytes)
+                                              payloadByteCount: payloadByteCount)
         var largest = 0
         func decrypt(_ chunk: ArraySlice<UInt8>) throws(KDBXError) {
             largest = max(largest, chunk.count)

@@ -39,13 +39,15 @@ extension VaultContext {
             throw CommandLineTool.map(error, file: path)
         }
         do {
-            return try Progress.runKDF("Unlocking \(displayName(path))…") { progress throws(CoreError) -> CredentialIndex in
+            let opened = try Progress.runKDF("Unlocking \(displayName(path))…") { progress throws(CoreError) -> CredentialIndex.Opened in
                 // The standard KDF, with the progress line and Ctrl-C.
                 options.keyDerivation = KeyDerivation { key, kdf, limits, _ throws(KDBXError) in
                     try MasterKeys.transform(compositeKey: key, kdf: kdf, limits: limits, progress: progress)
                 }
-                return try CredentialIndex.open(path, key: key, options: options).index
+                return try CredentialIndex.open(path, key: key, options: options)
             }
+            reportStaleFiles(removed: opened.removedStaleFiles, left: opened.staleFilesLeft)
+            return opened.index
         } catch let error as CoreError {
             if error.code == .memoryBudgetExceeded {
                 throw CLIError.failure("cannot open '\(path)' within the memory budget: \(error.reason)")
@@ -76,10 +78,11 @@ extension VaultContext {
             }
             guard error.code == .wrongKey else { throw CommandLineTool.map(error, file: path) }
             _ = try? AgentClient.lock(vault: path)
-            Console.err("Note: the key the agent kept no longer opens '\(path)'; asking again.\n")
+            Console.errLine("Note: the key the agent kept no longer opens '\(path)'; asking again.")
             return nil
         }
         if opened.ranKDF { AgentClient.update(vault: path, cachedKey: opened.cachedKey) }
+        reportStaleFiles(removed: opened.removedStaleFiles, left: opened.staleFilesLeft)
         return opened.index
     }
 
