@@ -115,7 +115,7 @@ struct CodecRoundTripTests {
                     let inner = try #require(parser.header)
                     #expect(inner.streamAlgorithm == .chacha20)
                     #expect(inner.streamKey.count == 64)
-                    return inner.streamKey
+                    return inner.streamKey.unsafeArray
                 }
                 #expect(try innerKey(a) != innerKey(b))
             } else {

@@ -92,7 +92,7 @@ struct ContainerBlockStreamTests {
     @Test("inner header: round trip with binaries and flags, chunked, unknown fields skipped")
     func innerHeader() throws {
         let header = InnerHeader(
-            streamAlgorithm: .chacha20, streamKey: [UInt8](repeating: 0x42, count: 64),
+            streamAlgorithm: .chacha20, streamKey: SecureBytes([UInt8](repeating: 0x42, count: 64)),
             binaries: [BinaryPoolItem(data: Array("hello".utf8), isProtected: true),
                        BinaryPoolItem(data: [], isProtected: false)])
         // Printing the header never shows the stream key (0x42 ... would print as "66, 66").

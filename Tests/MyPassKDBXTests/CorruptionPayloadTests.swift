@@ -39,7 +39,7 @@ struct CorruptionPayloadTests {
     }
 
     static func innerHeader(_ algorithm: InnerStreamAlgorithm = .chacha20) -> [UInt8] {
-        InnerHeader(streamAlgorithm: algorithm, streamKey: SecureRandom.bytes(count: 64), binaries: []).serialized()
+        InnerHeader(streamAlgorithm: algorithm, streamKey: SecureBytes(SecureRandom.bytes(count: 64)), binaries: []).serialized()
     }
 
     static let vault = Vault.new(name: "Assembled", now: .minimum, format: VaultFormat(version: .v3_1, kdf: .aes(rounds: 10)))
@@ -49,7 +49,7 @@ struct CorruptionPayloadTests {
         var header = Self.header(.v4_0, .gzip)
         var stream = try InnerRandomStream(algorithm: .chacha20, key: [1, 2, 3])
         let xml = VaultXMLWriter.write(Self.vault, version: .v4_0, stream: &stream, binaryPool: BinaryPool())
-        let inner = InnerHeader(streamAlgorithm: .chacha20, streamKey: [1, 2, 3], binaries: []).serialized()
+        let inner = InnerHeader(streamAlgorithm: .chacha20, streamKey: SecureBytes([1, 2, 3]), binaries: []).serialized()
         let file = try Self.assemble(&header, payload: Gzip.compress(inner + xml))
         let opened = try KDBXCodec.open(file, key: Self.key)
         #expect(opened.root.name == "Assembled")

@@ -97,7 +97,7 @@ package struct KDBXWriter {
         var stream = try InnerRandomStream(algorithm: isKDBX4 ? .chacha20 : .salsa20, key: streamKey)
         let pool = BinaryPool(vault: vault)
         if isKDBX4 {
-            InnerHeader(streamAlgorithm: .chacha20, streamKey: streamKey, binaries: pool.items)
+            InnerHeader(streamAlgorithm: .chacha20, streamKey: plan.innerStreamKey, binaries: pool.items)
                 .serialize { encoder.emitContent($0) }
         }
         VaultXMLWriter.write(

@@ -151,8 +151,8 @@ struct PayloadPipeline {
             let end = min(start + Self.chunkByteCount, data.endIndex)
             var output: [UInt8]
             do { output = try inflater!.update(data[start..<end]) } catch { throw Self.map(error) }
+            defer { wipe(&output) }
             try consumeContent(output[...])
-            wipe(&output)
             start = end
         }
     }
@@ -170,17 +170,21 @@ struct PayloadPipeline {
             contentHasher!.update(data)
             return
         }
-        var xmlBytes = data
         if body == nil {
-            guard let rest = try innerHeaderParser!.feed(data) else { return }
+            guard var rest = try innerHeaderParser!.feed(data) else { return }
+            // The first bytes of decrypted XML, in the parser's copy: wiped once the XML reader has them.
+            defer { rest.withUnsafeMutableBytes { if let base = $0.baseAddress { secureZero(base, count: $0.count) } } }
             let inner = innerHeaderParser!.header!
             innerHeaderParser = nil
-            let stream = try InnerRandomStream(algorithm: inner.streamAlgorithm, key: inner.streamKey)
+            var streamKey = inner.streamKey.unsafeArray
+            defer { wipe(&streamKey) }
+            let stream = try InnerRandomStream(algorithm: inner.streamAlgorithm, key: streamKey)
             body = BodyReader(xml: try Self.makeXMLReader(header: header, binaries: inner.binaries, limits: limits), stream: stream)
-            xmlBytes = rest
+            guard !rest.isEmpty else { return }
+            try body!.feed(rest)
+            return
         }
-        guard !xmlBytes.isEmpty else { return }
-        try body!.feed(xmlBytes)
+        try body!.feed(data)
     }
 
     static func map(_ error: CompressionError) -> KDBXError {

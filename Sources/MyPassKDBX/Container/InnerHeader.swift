@@ -20,13 +20,14 @@ public struct InnerHeader: Sendable {
 
     /// The inner random stream algorithm (field 1).
     public var streamAlgorithm: InnerStreamAlgorithm
-    /// The inner random stream key (field 2; KeePass writes 64 bytes for ChaCha20).
-    public var streamKey: [UInt8]
+    /// The inner random stream key (field 2; KeePass writes 64 bytes for ChaCha20), in wiping
+    /// storage: it unmasks every protected value.
+    public var streamKey: SecureBytes
     /// The binary pool, in stored order (fields 3).
     public var binaries: [BinaryPoolItem]
 
     /// An inner header with the given stream and pool.
-    public init(streamAlgorithm: InnerStreamAlgorithm, streamKey: [UInt8], binaries: [BinaryPoolItem]) {
+    public init(streamAlgorithm: InnerStreamAlgorithm, streamKey: SecureBytes, binaries: [BinaryPoolItem]) {
         self.streamAlgorithm = streamAlgorithm
         self.streamKey = streamKey
         self.binaries = binaries
@@ -44,7 +45,7 @@ public struct InnerHeader: Sendable {
         var id = [UInt8]()
         id.appendLittleEndian(streamAlgorithm.rawValue)
         field(.innerRandomStreamID, id)
-        var key = streamKey
+        var key = streamKey.unsafeArray
         defer { wipe(&key) }
         field(.innerRandomStreamKey, key)
         for item in binaries {
@@ -57,7 +58,8 @@ public struct InnerHeader: Sendable {
         field(.end, [])
     }
 
-    /// The serialized inner header, End field (empty) included.
+    /// The serialized inner header, End field (empty) included. It holds the stream key: the
+    /// caller wipes it.
     public func serialized() -> [UInt8] {
         var out = [UInt8]()
         func field(_ id: FieldID, _ count: Int, _ body: (inout [UInt8]) -> Void) {
@@ -68,7 +70,7 @@ public struct InnerHeader: Sendable {
         var id = [UInt8]()
         id.appendLittleEndian(streamAlgorithm.rawValue)
         field(.innerRandomStreamID, 4) { $0.append(contentsOf: id) }
-        field(.innerRandomStreamKey, streamKey.count) { $0.append(contentsOf: streamKey) }
+        field(.innerRandomStreamKey, streamKey.count) { out in streamKey.withUnsafeBytes { out.append(contentsOf: $0) } }
         for item in binaries {
             field(.binary, item.data.count + 1) {
                 $0.append(item.isProtected ? 0x01 : 0x00)
@@ -80,12 +82,15 @@ public struct InnerHeader: Sendable {
     }
 
     /// Parses an inner header fed in chunks; hands back the bytes after the End field.
+    ///
+    /// What it buffers (the stream key, protected attachments in the clear, the first bytes of
+    /// the XML) is in wiping storage (``SecureBytes``).
     public struct Parser {
         private let limits: KDBXLimits
-        private var buffer: [UInt8] = []
+        private var buffer = SecureBytes()
         private var consumed = 0
         private var streamID: UInt32?
-        private var streamKey: [UInt8]?
+        private var streamKey: SecureBytes?
         private var binaries: [BinaryPoolItem] = []
         /// The parsed header once the End field was read.
         public private(set) var header: InnerHeader?
@@ -94,7 +99,7 @@ public struct InnerHeader: Sendable {
         public init(limits: KDBXLimits) { self.limits = limits }
 
         /// Takes the next chunk. Returns `nil` while the header is incomplete, then (once) the
-        /// bytes that follow the End field (possibly empty).
+        /// bytes that follow the End field (possibly empty): decrypted XML, which the caller wipes.
         /// - Throws: ``KDBXError`` `.corruptedFile` (malformed or missing field), `.unsupported`
         ///   (unknown stream algorithm), `.limitExceeded` (oversized field).
         public mutating func feed(_ chunk: ArraySlice<UInt8>) throws(KDBXError) -> ArraySlice<UInt8>? {
@@ -108,8 +113,9 @@ public struct InnerHeader: Sendable {
                 }
             }
             while buffer.count - position >= 5 {
-                let id = buffer[position]
-                let size = loadLittleEndian(buffer[(position + 1)..<(position + 5)], as: Int32.self)
+                let (id, size) = buffer.withUnsafeBytes { bytes in
+                    (bytes[position], loadLittleEndian(bytes[(position + 1)..<(position + 5)], as: Int32.self))
+                }
                 let location = "inner header field \(id) at payload offset \(consumed + position)"
                 guard size >= 0 else { throw KDBXError(.corruptedFile, "negative inner header field size", location: location) }
                 let limit = id == FieldID.binary.rawValue ? limits.maxBinaryBytes &+ 1 : limits.maxHeaderFieldBytes
@@ -117,8 +123,9 @@ public struct InnerHeader: Sendable {
                     throw KDBXError(.limitExceeded, "inner header field of \(size) bytes", location: location)
                 }
                 guard buffer.count - position - 5 >= Int(size) else { return nil }
-                let data = buffer[(position + 5)..<(position + 5 + Int(size))]
-                position += 5 + Int(size)
+                let start = position + 5
+                let end = start + Int(size)
+                position = end
                 switch FieldID(rawValue: id) {
                 case .end:
                     guard let streamID, let streamKey else {
@@ -129,21 +136,24 @@ public struct InnerHeader: Sendable {
                     }
                     header = InnerHeader(streamAlgorithm: algorithm, streamKey: streamKey, binaries: binaries)
                     binaries = []
-                    let rest = Array(buffer[position...])
-                    buffer = []
+                    let rest = buffer.withUnsafeBytes { Array($0[position...]) }
+                    buffer.removeAll()
                     return rest[...]
                 case .innerRandomStreamID:
-                    guard data.count == 4 else {
+                    guard size == 4 else {
                         throw KDBXError(.corruptedFile, "inner random stream id must be 4 bytes", location: location)
                     }
-                    streamID = loadLittleEndian(data, as: UInt32.self)
+                    streamID = buffer.withUnsafeBytes { loadLittleEndian($0[start..<end], as: UInt32.self) }
                 case .innerRandomStreamKey:
-                    streamKey = Array(data)
+                    streamKey = buffer.withUnsafeBytes { SecureBytes($0[start..<end]) }
                 case .binary:
-                    guard let flags = data.first else {
+                    guard size >= 1 else {
                         throw KDBXError(.corruptedFile, "inner header binary without its flag byte", location: location)
                     }
-                    binaries.append(BinaryPoolItem(data: Array(data.dropFirst()), isProtected: flags & 0x01 != 0))
+                    let item = buffer.withUnsafeBytes { bytes in
+                        BinaryPoolItem(data: Array(bytes[(start + 1)..<end]), isProtected: bytes[start] & 0x01 != 0)
+                    }
+                    binaries.append(item)
                 case nil:
                     break  // unknown inner header fields are skipped, as KeePass does
                 }
