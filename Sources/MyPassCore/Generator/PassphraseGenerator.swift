@@ -23,6 +23,8 @@ public enum PassphraseGenerator {
         }
         let list = EFFLargeWordlist.words
         var utf8: [UInt8] = []
+        // Room for the longest outcome up front: a growth would free the old buffer unwiped.
+        utf8.reserveCapacity(words * (maxWordBytes + separator.utf8.count))
         defer { wipe(&utf8) }
         for index in 0..<words {
             if index > 0 { utf8.append(contentsOf: separator.utf8) }
@@ -30,6 +32,9 @@ public enum PassphraseGenerator {
         }
         return ProtectedString(utf8Bytes: utf8)
     }
+
+    /// The longest word of the list in UTF-8 bytes.
+    static let maxWordBytes = EFFLargeWordlist.words.map(\.utf8.count).max() ?? 0
 
     /// The entropy in bits of a passphrase of `words` words: `words × log2(7776)`.
     public static func entropyBits(words: Int) -> Double { Double(words) * 12.924_812_503_605_78 }

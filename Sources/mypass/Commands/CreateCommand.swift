@@ -25,7 +25,7 @@ enum CreateCommand {
         var settings: NewVaultSettings
         var key: CompositeKey
         /// `--generate-keyfile`: where to write the key file and its contents.
-        var generatedKeyFile: (path: String, contents: [UInt8])?
+        var generatedKeyFile: (path: String, contents: SecureBytes)?
     }
 
     /// Checks the path, parses the settings (usage errors first), then reads the password (twice
@@ -63,12 +63,16 @@ enum CreateCommand {
             prompt: "Password for the new vault \(VaultContext.displayName(path)): ", missingHint: "or --no-password with --keyfile")
         var keyFileContents: [UInt8]?
         defer { if keyFileContents != nil { wipe(&keyFileContents!) } }
-        var generatedKeyFile: (path: String, contents: [UInt8])?
+        var generatedKeyFile: (path: String, contents: SecureBytes)?
         if let keyFile {
             keyFileContents = try VaultContext.readFile(keyFile, what: "key file", maxBytes: KeyFileLimits.maxBytes)
         } else if let generated {
-            keyFileContents = KeyFile.xmlVersion2(key: SecureBytes(SecureRandom.bytes(count: 32)))
-            generatedKeyFile = (generated, keyFileContents!)
+            var raw = SecureRandom.bytes(count: 32)
+            defer { wipe(&raw) }
+            keyFileContents = KeyFile.xmlVersion2(key: SecureBytes(raw))
+            // Its own wiping copy: sharing keyFileContents' buffer would make the wipe above copy
+            // it first and zero only the copy.
+            generatedKeyFile = (generated, SecureBytes(keyFileContents!))
         }
         do {
             let key = try CompositeKey(password: password, keyFileContents: keyFileContents)
@@ -82,7 +86,9 @@ enum CreateCommand {
     /// on failure the key file is removed again.
     static func write(_ vault: Vault, _ request: Request, path: String) throws {
         if let generated = request.generatedKeyFile {
-            try writeNewFile(generated.path, generated.contents, what: "key file")
+            try generated.contents.withUnsafeBytes { bytes throws(CLIError) in
+                try writeNewFile(generated.path, bytes, what: "key file")
+            }
         }
         let created: VaultDocument.Created
         do {
@@ -91,13 +97,16 @@ enum CreateCommand {
                 return VaultDocument.Created(document: document, report: report)
             }
         } catch let error as CoreError {
-            if let generated = request.generatedKeyFile { try? FileManager.default.removeItem(atPath: generated.path) }
-            throw CLIError.failure("cannot create '\(path)': \(error.code == .alreadyExists ? "a file is already there; nothing was written" : error.description)")
+            var left = ""
+            if let generated = request.generatedKeyFile, unlink(generated.path) != 0, errno != ENOENT {
+                left = "; the new key file '\(generated.path)' could not be removed (\(String(cString: strerror(errno)))): delete it"
+            }
+            throw CLIError.failure("cannot create '\(path)': \(error.code == .alreadyExists ? "a file is already there; nothing was written" : error.description)" + left)
         }
         Console.line("Created '\(path)': \(FileSettingsOptions.describe(vault.format)).")
-        for warning in created.report.warnings { Console.err("Warning: \(warning).\n") }
+        for warning in created.report.warnings { Console.errLine("Warning: \(warning).") }
         for stale in created.document.removedStaleFiles {
-            Console.err("Note: removed '\(stale)', a file left by an interrupted create or save.\n")
+            Console.errLine("Note: removed '\(stale)', a file left by an interrupted create or save.")
         }
         if let generated = request.generatedKeyFile {
             Console.line("Key file written to '\(generated.path)' (KeePass XML 2.0); keep a copy: without it the vault cannot be opened.")
@@ -105,26 +114,27 @@ enum CreateCommand {
     }
 
     /// Writes a new file exclusively (mode 0600), refusing one that exists.
-    static func writeNewFile(_ path: String, _ bytes: [UInt8], what: String) throws(CLIError) {
+    static func writeNewFile(_ path: String, _ bytes: UnsafeRawBufferPointer, what: String) throws(CLIError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             throw .failure("cannot write \(what) '\(path)': \(String(cString: strerror(errno)))")
         }
         defer { close(descriptor) }
+        /// The failure, naming the partial file when it cannot be removed.
+        func failure(_ reason: String) -> CLIError {
+            let left = unlink(path) != 0 && errno != ENOENT
+                ? "; the partial file could not be removed (\(String(cString: strerror(errno)))): delete it" : ""
+            return .failure("cannot write \(what) '\(path)': \(reason)" + left)
+        }
         var offset = 0
         while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
             if written < 0 && errno == EINTR { continue }
-            guard written > 0 else {
-                unlink(path)
-                throw .failure("cannot write \(what) '\(path)': \(String(cString: strerror(errno)))")
-            }
+            // 0 bytes written with no error would loop for ever: a failure too.
+            guard written > 0 else { throw failure(written == 0 ? "the file system accepted no bytes" : String(cString: strerror(errno))) }
             offset += written
         }
-        guard fsync(descriptor) == 0 else {
-            unlink(path)
-            throw .failure("cannot write \(what) '\(path)': \(String(cString: strerror(errno)))")
-        }
+        guard fsync(descriptor) == 0 else { throw failure(String(cString: strerror(errno))) }
     }
 }
 

@@ -4,6 +4,6 @@ import MyPassBytes
 enum GenerateCommand {
     static func run(_ parsed: ParsedArguments) throws {
         let password = try GeneratorOptions(parsed).generate()
-        password.withRevealedBytes { Console.outBytes(Array($0) + [0x0A]) }
+        password.withRevealedBytes { Console.outBytes($0, newline: true) }
     }
 }
