@@ -20,7 +20,7 @@ enum AgentCommands {
         } catch {
             throw CLIError.failure("cannot hand '\(context.path)' to the agent: \(error.reason)")
         }
-        Console.err("Unlocked '\(context.path)' for \(timeout) s after its last use; 'mypass lock' forgets it.\n")
+        Console.errLine("Unlocked '\(context.path)' for \(timeout) s after its last use; 'mypass lock' forgets it.")
     }
 
     /// Forgets one vault, or every vault; without an agent there is nothing to forget.
@@ -36,9 +36,9 @@ enum AgentCommands {
             throw CLIError.failure("cannot reach the agent: \(error.reason)")
         }
         if let vault {
-            Console.err(count == 0 ? "'\(vault)' was not unlocked.\n" : "Locked '\(vault)'.\n")
+            Console.errLine(count == 0 ? "'\(vault)' was not unlocked." : "Locked '\(vault)'.")
         } else {
-            Console.err("Locked \(count) vault\(count == 1 ? "" : "s").\n")
+            Console.errLine("Locked \(count) vault\(count == 1 ? "" : "s").")
         }
     }
 

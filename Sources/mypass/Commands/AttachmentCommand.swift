@@ -24,7 +24,7 @@ enum AttachmentCommand {
         } catch {
             throw CLIError.failure("cannot write '\(file)': \(error.reason)")
         }
-        Console.err("Wrote \(Text.byteSize(attachment.data.count)) to '\(file)'.\n")
+        Console.errLine("Wrote \(Text.byteSize(attachment.data.count)) to '\(file)'.")
     }
 
     /// Attaches FILE under NAME (replacing one with that name); the entry's history keeps the old state.

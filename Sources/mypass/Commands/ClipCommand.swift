@@ -54,7 +54,7 @@ enum ClipCommand {
             if timeout > 0, Console.isTerminal(1), let tty = ttyname(1) {
                 startClearing(after: timeout, value: value, extra: ["--tty", String(cString: tty)])
             }
-            Console.err("Copied \(what) of '\(name)' to the terminal's clipboard (OSC 52).\n")
+            Console.errLine("Copied \(what) of '\(name)' to the terminal's clipboard (OSC 52).")
             return
         }
         guard let clipboard, clipboard.copy(value) else {
@@ -64,9 +64,9 @@ enum ClipCommand {
             guard startClearing(after: timeout, value: value) else {
                 throw CLIError.failure("copied, but could not start the clearing process: clear the clipboard yourself")
             }
-            Console.err("Copied \(what) of '\(name)' to the clipboard; cleared in \(timeout) s unless something else is copied meanwhile.\n")
+            Console.errLine("Copied \(what) of '\(name)' to the clipboard; cleared in \(timeout) s unless something else is copied meanwhile.")
         } else {
-            Console.err("Copied \(what) of '\(name)' to the clipboard (not cleared: --timeout 0).\n")
+            Console.errLine("Copied \(what) of '\(name)' to the clipboard (not cleared: --timeout 0).")
         }
     }
 

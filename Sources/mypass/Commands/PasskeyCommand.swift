@@ -174,9 +174,9 @@ enum PasskeyCommand {
         do {
             if let passkey = try entry.passkey() { return passkey }
             if warnOnly { return nil }
-            Console.err("Error: entry '\(path)' has no passkey\n")
+            Console.errLine("Error: entry '\(path)' has no passkey")
         } catch {
-            Console.err((warnOnly ? "Warning" : "Error") + ": entry '\(path)': \(error.description)\n")
+            Console.errLine((warnOnly ? "Warning" : "Error") + ": entry '\(path)': \(error.description)")
         }
         if !warnOnly { exit(ExitCode.failure.rawValue) }
         return nil

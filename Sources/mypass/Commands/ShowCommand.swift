@@ -25,7 +25,7 @@ enum ShowCommand {
             otp = try entry.timeBasedCode(at: now)
         } catch {
             otp = nil
-            Console.err("Warning: \(error)\n")
+            Console.errLine("Warning: \(error)")
         }
         if parsed.flag("json") {
             Console.line(json(located, reveal: reveal, otp: otp).prettyPrinted)

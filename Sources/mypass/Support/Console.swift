@@ -39,9 +39,25 @@ enum Console {
     /// Writes `text` to standard error, unbuffered.
     static func err(_ text: String) { writeAll(2, text) }
 
+    /// Writes one message line (a warning, a note, an error) and a newline to standard error,
+    /// unbuffered. The line may quote a path, an entry's title or a codec's reason, none of them
+    /// trusted: it is made safe for a terminal first (``Text/errorMessage(_:)``: no control
+    /// character, at most ``Text/maxErrorMessageBytes`` bytes).
+    static func errLine(_ line: String) { writeAll(2, Text.errorMessage(line) + "\n") }
+
+    /// ``errLine(_:)`` unless ``isQuiet``.
+    static func noteLine(_ line: String) { if !isQuiet { errLine(line) } }
+
     /// Writes raw bytes to standard output.
     static func outBytes(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { writeAll(1, $0) }
+    }
+
+    /// Writes raw bytes to standard output straight from the caller's memory (a revealed secret,
+    /// which then needs no copy), followed by a newline when `newline`.
+    static func outBytes(_ bytes: UnsafeRawBufferPointer, newline: Bool) {
+        writeAll(1, bytes)
+        if newline { writeAll(1, "\n") }
     }
 
     private static func writeAll(_ fd: Int32, _ text: String) {

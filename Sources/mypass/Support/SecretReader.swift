@@ -12,6 +12,10 @@ import MyPassBytes
 /// `"master\nentry\n"`. Input is read one byte at a time so that nothing beyond the line is
 /// consumed, and the bytes are wiped once they are inside a `ProtectedString`.
 enum SecretReader {
+    /// The longest secret line read, in bytes (64 KiB): a password is far shorter, and an input
+    /// with no line break (`< /dev/zero`) must end in an error, not fill the memory.
+    static let maxSecretBytes = 64 * 1024
+
     /// Reads a new secret (an entry password, a protected field): on a terminal it is asked twice
     /// and the two must match; otherwise it is the next line of standard input.
     ///
@@ -30,7 +34,8 @@ enum SecretReader {
     /// Reads one secret line (without its line ending).
     ///
     /// - Parameter prompt: shown on stderr when standard input is a terminal.
-    /// - Throws: `CLIError` (exit 1) when standard input ends before any byte of the line.
+    /// - Throws: `CLIError` (exit 1) when standard input ends before any byte of the line, fails,
+    ///   or gives more than ``maxSecretBytes`` bytes without a line break.
     /// - Parameter what: what is read, for the message when nothing comes (`password`, `entry password`).
     static func readSecret(prompt: String, what: String = "password") throws(CLIError) -> ProtectedString {
         let interactive = Console.isTerminal(0)
@@ -38,7 +43,7 @@ enum SecretReader {
         var echoOff = false
         var previousHandlers: [(@convention(c) (Int32) -> Void)?] = []
         if interactive {
-            Console.note(prompt)
+            Console.note(Text.errorMessage(prompt))
             if tcgetattr(0, &saved) == 0 {
                 var silent = saved
                 silent.c_lflag &= ~tcflag_t(ECHO)
@@ -46,6 +51,9 @@ enum SecretReader {
                 terminalBeforePrompt = saved
                 previousHandlers = interruptingSignals.map { signal($0, restoreTerminalAndDie) }
                 echoOff = tcsetattr(0, TCSAFLUSH, &silent) == 0
+            }
+            if !echoOff {
+                Console.note("\nWarning: could not turn off the terminal's echo: what you type will show.\n")
             }
         }
         defer {
@@ -69,6 +77,10 @@ enum SecretReader {
             }
             if count == 0 { break }
             if byte == 0x0A { sawNewline = true; break }
+            guard bytes.count < maxSecretBytes else {
+                byte = 0
+                throw .failure("the \(what) on standard input is longer than \(maxSecretBytes / 1024) KiB without a line break; nothing was read")
+            }
             if bytes.count == bytes.capacity {
                 // Grow by hand so that the old buffer is wiped, not merely freed.
                 var larger: [UInt8] = []

@@ -2,10 +2,14 @@ import MyPassKDBX
 
 /// Small text helpers for the human-readable outputs.
 enum Text {
-    /// `text` on one line: control characters (tabs, line breaks) become spaces.
+    /// `text` on one line: control characters (C0 such as tabs, line breaks and ESC, DEL, and C1
+    /// such as the one-byte CSI U+009B) become spaces.
     static func oneLine(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : $0 }))
+        String(String.UnicodeScalarView(text.unicodeScalars.map { isControl($0) ? " " : $0 }))
     }
+
+    /// Whether `scalar` is a C0 or C1 control character or DEL (U+0000-001F, U+007F-009F).
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool { scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) }
 
     /// The most bytes of an error message: it may quote a path or file content of any length.
     static let maxErrorMessageBytes = 1000
@@ -18,7 +22,7 @@ enum Text {
         var bytes = 0
         var cut = 0
         for scalar in text.unicodeScalars {
-            let safe: Unicode.Scalar = scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) ? "?" : scalar
+            let safe: Unicode.Scalar = isControl(scalar) ? "?" : scalar
             let size = UTF8.width(safe)
             if cut > 0 || bytes + size > maxErrorMessageBytes {
                 cut += size

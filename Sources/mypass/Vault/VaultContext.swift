@@ -69,12 +69,7 @@ struct VaultContext {
         } catch let error as CoreError {
             throw CommandLineTool.map(error, file: path)
         }
-        for stale in document.removedStaleFiles {
-            Console.err("Note: removed '\(stale)', a copy of the vault left by an interrupted save.\n")
-        }
-        for stale in document.staleFilesLeft {
-            Console.err("Warning: '\(stale)' is a copy of the vault left by an interrupted save and could not be removed; delete it.\n")
-        }
+        reportStaleFiles(removed: document.removedStaleFiles, left: document.staleFilesLeft)
         return (VaultContext(path: path, document: document), entryPassword)
     }
 
@@ -94,7 +89,7 @@ struct VaultContext {
         } catch let error as CoreError {
             guard error.code == .wrongKey else { throw CommandLineTool.map(error, file: path) }
             _ = try? AgentClient.lock(vault: path)
-            Console.err("Note: the key the agent kept no longer opens '\(path)'; asking again.\n")
+            Console.errLine("Note: the key the agent kept no longer opens '\(path)'; asking again.")
             return nil
         }
         if !document.cachedKey.isValid(for: held.cachedKey.kdf) {
@@ -119,13 +114,24 @@ struct VaultContext {
         }
         if fromAgent { AgentClient.update(vault: path, cachedKey: document.cachedKey) }
         if let from = report.raisedFrom {
-            Console.note("Note: '\(path)' was saved as KDBX \(report.version) (it was \(from)): its content or settings need it.\n")
+            Console.noteLine("Note: '\(path)' was saved as KDBX \(report.version) (it was \(from)): its content or settings need it.")
         }
         if let merged = report.merged {
-            Console.note("Note: '\(path)' changed on disk since it was opened (another program or device saved it); this command's changes were merged into that version:\n")
-            for line in merged { Console.note("  \(line)\n") }
+            Console.noteLine("Note: '\(path)' changed on disk since it was opened (another program or device saved it); this command's changes were merged into that version:")
+            for line in merged { Console.noteLine("  \(line)") }
         }
-        for warning in report.warnings { Console.err("Warning: \(warning)\n") }
+        for warning in report.warnings { Console.errLine("Warning: \(warning)") }
+    }
+
+    /// Names the temporary files of interrupted saves that an open found beside the vault: a
+    /// note for each one removed, a warning for each one left.
+    static func reportStaleFiles(removed: [String], left: [String]) {
+        for stale in removed {
+            Console.errLine("Note: removed '\(stale)', a copy of the vault left by an interrupted save.")
+        }
+        for stale in left {
+            Console.errLine("Warning: '\(stale)' is a copy of the vault left by an interrupted save and could not be removed; delete it.")
+        }
     }
 
     /// The document options of a command line: the default limits, with `--max-kdf-rounds` when given.
