@@ -5,5 +5,7 @@
 import Foundation
 import MyPassCLI
 
-ProcessHardening.apply()
+for failure in ProcessHardening.apply() {
+    FileHandle.standardError.write(Data("Warning: unable to disable core dumps: cannot set \(failure).\n".utf8))
+}
 exit(CommandLineTool.run(Array(CommandLine.arguments.dropFirst())))

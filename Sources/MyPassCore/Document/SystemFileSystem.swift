@@ -103,17 +103,23 @@ public struct SystemFileSystem: VaultFileSystem {
             guard fchown(fd, owner.userID, owner.groupID) == 0 else {
                 let failure = Self.error("cannot keep the vault's owner", path)
                 _ = posixClose(fd)
-                unlink(path)
-                throw failure
+                throw Self.removing(path, after: failure)
             }
         }
         guard fchmod(fd, mode_t(permissions & 0o7777)) == 0 else {
             let failure = Self.error("cannot set permissions", path)
             _ = posixClose(fd)
-            unlink(path)
-            throw failure
+            throw Self.removing(path, after: failure)
         }
         return VaultFileHandle(rawValue: fd)
+    }
+
+    /// `failure`, with a note when the file it leaves at `path` cannot be removed either.
+    private static func removing(_ path: String, after failure: CoreError) -> CoreError {
+        guard unlink(path) != 0, errno != ENOENT else { return failure }
+        let reason = String(cString: strerror(errno))
+        return CoreError(failure.code, failure.reason + "; the empty temporary file could not be removed either (\(reason))",
+                         location: failure.location, underlying: failure.underlying)
     }
 
     public func write(_ handle: VaultFileHandle, _ bytes: UnsafeRawBufferPointer) throws(CoreError) {

@@ -46,7 +46,7 @@ final class AgentServer {
             guard let fd = try AgentSocket.listen() else { return 0 }  // another agent already serves
             listener = fd
         } catch {
-            Console.err("Error: \(error.reason)\n")
+            Console.errLine("Error: \(error.reason)")
             return 1
         }
         let server = AgentServer(listener: listener)
@@ -56,13 +56,12 @@ final class AgentServer {
         return 0
     }
 
-    /// A new session without a controlling terminal; no core dumps; stray descriptors closed.
+    /// A new session without a controlling terminal; stray descriptors closed. (Core dumps and
+    /// `ptrace` were turned off when this `mypass` process started: ``ProcessHardening/apply()``.)
     private static func detach() {
         setsid()
         signal(SIGPIPE, SIG_IGN)
         signal(SIGHUP, SIG_IGN)
-        var noCore = rlimit(rlim_cur: 0, rlim_max: 0)
-        setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &noCore)
         // Descriptors inherited from whoever started us (a test harness's pipes, say).
         for fd in 3..<256 { close(Int32(fd)) }
         chdir("/")
@@ -78,7 +77,7 @@ final class AgentServer {
             let fd = accept(listener, nil, nil)
             guard fd >= 0 else { continue }
             let connection = AgentSocket(fd: fd)
-            connection.setTimeouts()
+            guard (try? connection.setTimeouts()) != nil else { continue }  // closed as it goes
             handle(connection)
             if vaults.isEmpty && hadVaults { return }
         }

@@ -74,7 +74,7 @@ final class AgentSocket {
         guard let peer = connection.peerUID(), peer == geteuid() else {
             throw .unsafe("the agent socket \(path) is served by another user")
         }
-        connection.setTimeouts()
+        try connection.setTimeouts()
         return connection
     }
 
@@ -132,11 +132,15 @@ final class AgentSocket {
     }
 
     /// Bounds every read and write so that a stalled peer cannot hang the other side.
-    func setTimeouts() {
+    /// - Throws: ``AgentError/unavailable(_:)`` when the socket refuses a timeout (the
+    ///   connection is then not used: without them a stalled peer could hang it).
+    func setTimeouts() throws(AgentError) {
         var timeout = timeval(tv_sec: Self.ioTimeoutSeconds, tv_usec: 0)
         let size = socklen_t(MemoryLayout<timeval>.size)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, size)
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, size)
+        guard setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, size) == 0,
+              setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, size) == 0 else {
+            throw .unavailable("cannot set the agent socket's timeouts (\(String(cString: strerror(errno))))")
+        }
     }
 
     /// Sends one frame.

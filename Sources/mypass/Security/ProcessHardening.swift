@@ -9,17 +9,36 @@ import Darwin
 ///
 /// Linux: `prctl(PR_SET_DUMPABLE, 0)` (no core dump, even through a `core_pattern` pipe, and no
 /// `ptrace` attach or `/proc/PID/mem` read by same-user processes) and `RLIMIT_CORE` 0. Darwin:
-/// `RLIMIT_CORE` 0 (there is no `PR_SET_DUMPABLE`; hardened-runtime signing denies debuggers).
+/// `RLIMIT_CORE` 0 and, in release builds, `ptrace(PT_DENY_ATTACH)` (there is no
+/// `PR_SET_DUMPABLE`; hardened-runtime signing also denies debuggers).
 package enum ProcessHardening {
-    /// Applies both settings; a failure is ignored (the process still runs, as before).
-    package static func apply() {
+    /// Applies both settings.
+    /// - Returns: what could not be set, one phrase each with the `errno` reason (empty when both
+    ///   held); the caller warns, as keepassxc-cli's "Unable to disable core dumps", and goes on.
+    @discardableResult
+    package static func apply() -> [String] {
+        var failures: [String] = []
         var none = rlimit(rlim_cur: 0, rlim_max: 0)
         #if canImport(Glibc)
-        _ = setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &none)
-        _ = setDumpable(false)
+        if setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &none) != 0 {
+            failures.append("the core-file limit (setrlimit RLIMIT_CORE: \(String(cString: strerror(errno))))")
+        }
+        if !setDumpable(false) {
+            failures.append("the dumpable flag (prctl PR_SET_DUMPABLE: \(String(cString: strerror(errno))))")
+        }
         #else
-        _ = setrlimit(RLIMIT_CORE, &none)
+        if setrlimit(RLIMIT_CORE, &none) != 0 {
+            failures.append("the core-file limit (setrlimit RLIMIT_CORE: \(String(cString: strerror(errno))))")
+        }
+        #if !DEBUG
+        // No debugger may attach (release builds only, as KeePassXC does, so that a debug build
+        // can still be debugged). Not built or tested on Linux.
+        if ptrace(PT_DENY_ATTACH, 0, nil, 0) != 0 {
+            failures.append("debugger attachment (ptrace PT_DENY_ATTACH: \(String(cString: strerror(errno))))")
+        }
         #endif
+        #endif
+        return failures
     }
 
     #if canImport(Glibc)
