@@ -15,8 +15,7 @@ struct SaveMemoryTests {
     func copiesDuringSave() throws {
         let scratch = try Scratch()
         let vault = scratch.path("save-memory.kdbx"), csv = scratch.path("entries.csv")
-        let letters = Array("ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789")
-        func random(_ count: Int) -> String { String((0..<count).map { _ in letters.randomElement()! }) }
+        func random(_ count: Int) -> String { randomLetters(count) }
         // Longer than 15 bytes, so that a Swift String keeps them on the heap rather than inline.
         let secret = "pw-" + random(29), userName = "user-" + random(27)
         var rows = [#""Group","Title","Username","Password","URL","Notes","TOTP","Icon","Last Modified","Created""#]

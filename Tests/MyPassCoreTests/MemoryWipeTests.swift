@@ -51,11 +51,17 @@ struct MemoryWipeTests {
         do {
             var inflater = Inflater(format: .raw)
             var output = try inflater.update(stream)
-            output += try inflater.finish()
-            #expect(output.count == 4096)
+            wipe(&stream)
+            var count = output.count
             wipe(&output)
+            // Positive control: with input and output wiped, the inflater's window still holds
+            // the marker before the stream ends (so the zero below is the wipe's doing).
+            #expect(try Self.occurrences(needle.prefix(32)) >= 1)
+            var tail = try inflater.finish()
+            count += tail.count
+            wipe(&tail)
+            #expect(count == 4096)
         }
-        wipe(&stream)
         #expect(try Self.occurrences(needle.prefix(32)) == 0)
     }
 
@@ -69,12 +75,17 @@ struct MemoryWipeTests {
         do {
             var deflater = Deflater(format: .gzip, level: level)
             var output = deflater.update(data)
-            var tail = deflater.finish()
-            #expect(output.count + tail.count > 8192 / 2)
+            wipe(&data)
+            var count = output.count
             wipe(&output)
+            // Positive control: with input and output wiped, the deflater still holds the
+            // literals before it finishes (so the zero below is the wipe's doing).
+            #expect(try Self.occurrences(needle.prefix(32)) >= 1)
+            var tail = deflater.finish()
+            count += tail.count
             wipe(&tail)
+            #expect(count > 8192 / 2)
         }
-        wipe(&data)
         #expect(try Self.occurrences(needle.prefix(32)) == 0)
     }
 
@@ -114,12 +125,16 @@ struct MemoryWipeTests {
         do {
             var tokenizer = XMLTokenizer(skipsWhitespaceText: true)
             tokenizer.feed(document)
+            wipe(&document)
             tokenizer.finish()
             var events = 0
             while try tokenizer.next() != nil { events += 1 }
             #expect(events == 6)
+            // Positive control: the live tokenizer's buffer still holds the white space.
+            withExtendedLifetime(tokenizer) {
+                #expect((try? Self.occurrences(needle)) ?? 0 >= 1)
+            }
         }
-        wipe(&document)
         #expect(try Self.occurrences(needle) == 0)
     }
 

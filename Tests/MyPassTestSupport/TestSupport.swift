@@ -30,6 +30,13 @@ public enum TestVectors {
     }
 }
 
+/// `count` random letters and digits, without the look-alikes (I, O, l, 0, 1): an unusual
+/// needle for memory scans, fresh each run.
+public func randomLetters(_ count: Int) -> String {
+    let letters = Array("ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789")
+    return String((0..<count).map { _ in letters.randomElement()! })
+}
+
 /// Parses hexadecimal text (white space ignored) into bytes; traps on malformed hex in test data.
 public func hexBytes(_ text: String) -> [UInt8] {
     let digits = Array(text.utf8.filter { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) })
