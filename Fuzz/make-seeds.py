@@ -180,6 +180,10 @@ for label, data in bodies[:8] + bodies[-3:]:
 seed("open", "kdbx4-no-inner-header", b"\x01" + bodies[-1][1])
 seed("open", "kdbx31-empty", b"\x03")
 
+# index: the open harness's inputs, read by the AutoFill index's streaming reader (IndexHarness).
+for label, data in list(corpora["open"]):
+    seed("index", label, data)
+
 # merge: two bodies, the first's length in two bytes: a vault with itself, with an edited copy,
 # and with another vault.
 def pair(a, b):

@@ -10,7 +10,7 @@
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 out="$root/Fuzz/.build"
-names_all="kdbx-header variant-dictionary inner-header key-file inflate xml-body open merge passkey-der
+names_all="kdbx-header variant-dictionary inner-header key-file inflate xml-body open index merge passkey-der
 import-keepassxc-csv import-bitwarden-json import-keepass-xml agent-frame"
 
 max_len() {

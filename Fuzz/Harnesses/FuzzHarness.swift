@@ -17,6 +17,9 @@ package enum FuzzHarness: String, CaseIterable, Sendable {
     case xmlBody = "xml-body"
     /// The full open with a known key (see `OpenHarness`).
     case open
+    /// The AutoFill index's streaming reader on the same inputs, never stricter than the full
+    /// open (see `IndexHarness`).
+    case index
     /// A merge of two vaults given as two XML bodies.
     case merge
     /// The passkey private key readers: PKCS#8 and SEC 1 DER, PEM.
@@ -38,6 +41,7 @@ package enum FuzzHarness: String, CaseIterable, Sendable {
         case .inflate: return InflateHarness.run(data)
         case .xmlBody: return XMLBodyHarness.run(data)
         case .open: return OpenHarness.run(data)
+        case .index: return IndexHarness.run(data)
         case .merge: return MergeHarness.run(data)
         case .passkeyDER: return PasskeyHarness.run(data)
         case .keePassXCCSV: return ImportHarness.run(data, format: .keePassXCCSV)

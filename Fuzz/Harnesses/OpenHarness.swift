@@ -42,28 +42,43 @@ enum OpenHarness {
         }
     }
 
-    static func run(_ data: [UInt8]) -> FuzzOutcome {
-        guard let first = data.first else { return .rejected("empty") }
+    /// The file an input stands for, and the transformed key that opens it (see the type's
+    /// description); `nil` for an empty input.
+    /// - Throws: `CryptoError` when the harness cannot encrypt (a bug of the harness).
+    static func file(for data: [UInt8]) throws(CryptoError) -> (file: [UInt8], transformedKey: SecureBytes)? {
+        guard let first = data.first else { return nil }
         let content = Array(data[1...])
         let mode = Int(first) % 4
         let file: [UInt8]
-        do throws(CryptoError) {
-            switch mode {
-            case 0: file = content
-            case 1: file = try kdbx4(fixtures[0], plaintext: content)
-            case 2: file = try kdbx4(fixtures[1], plaintext: Gzip.compress(content, level: 1))
-            default: file = try kdbx31(fixtures[2], xml: content)
-            }
-        } catch {
+        switch mode {
+        case 0: file = content
+        case 1: file = try kdbx4(fixtures[0], plaintext: content)
+        case 2: file = try kdbx4(fixtures[1], plaintext: Gzip.compress(content, level: 1))
+        default: file = try kdbx31(fixtures[2], xml: content)
+        }
+        return (file, fixtures[mode == 0 ? 0 : mode - 1].keys.transformedKey)
+    }
+
+    static func run(_ data: [UInt8]) -> FuzzOutcome {
+        let made: (file: [UInt8], transformedKey: SecureBytes)?
+        do throws(CryptoError) { made = try file(for: data) } catch {
             return .violated("the harness cannot encrypt: \(error.code)")
         }
+        guard let made else { return .rejected("empty") }
+        switch fullOpen(made.file, transformedKey: made.transformedKey) {
+        case .success: return .accepted
+        case .failure(let error): return .rejection(of: error, code: error.code)
+        }
+    }
+
+    /// The full open's model, or its error.
+    static func fullOpen(_ file: [UInt8], transformedKey: SecureBytes) -> Result<Vault, KDBXError> {
         do throws(KDBXError) {
             let reader = try KDBXReader(file: file)
-            let keys = try reader.keys(transformedKey: fixtures[mode == 0 ? 0 : mode - 1].keys.transformedKey)
-            _ = try reader.readVault(keys: keys)
-            return .accepted
+            let keys = try reader.keys(transformedKey: transformedKey)
+            return .success(try reader.readVault(keys: keys))
         } catch {
-            return .rejection(of: error, code: error.code)
+            return .failure(error)
         }
     }
 
