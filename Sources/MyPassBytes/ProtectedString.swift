@@ -37,7 +37,9 @@ public struct ProtectedString: Sendable {
     public init(secureUTF8 bytes: SecureBytes) {
         let count = bytes.count
         var maskedBuffer = SecureBytes(zeroedCount: count)
-        var padBuffer = SecureBytes(SecureRandom.bytes(count: count))
+        // Drawn straight into its wiping storage: a temporary array would be freed unwiped.
+        var padBuffer = SecureBytes(zeroedCount: count)
+        padBuffer.withUnsafeMutableBytes { SecureRandom.fill($0) }
         padBuffer.withUnsafeMutableBytes { p in
             maskedBuffer.withUnsafeMutableBytes { m in
                 bytes.withUnsafeBytes { b in

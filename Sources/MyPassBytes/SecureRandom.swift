@@ -23,6 +23,21 @@ public enum SecureRandom {
         }
     }
 
+    /// Overwrites every byte of `buffer` with random bytes, in place (for a secret's own
+    /// storage, such as a ``SecureBytes`` capacity: no copy is made).
+    public static func fill(_ buffer: UnsafeMutableRawBufferPointer) {
+        var generator = SystemRandomNumberGenerator()
+        var index = 0
+        while index < buffer.count {
+            var word = generator.next()
+            for _ in 0..<8 where index < buffer.count {
+                buffer[index] = UInt8(truncatingIfNeeded: word)
+                word >>= 8
+                index += 1
+            }
+        }
+    }
+
     /// A uniformly distributed integer in `0 ..< upperBound` (no modulo bias).
     public static func uniform(below upperBound: Int) -> Int {
         precondition(upperBound > 0)

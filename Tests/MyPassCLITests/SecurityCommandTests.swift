@@ -1,5 +1,6 @@
 import Foundation
 import MyPassBytes
+import MyPassCrypto
 import MyPassKDBX
 import MyPassTestSupport
 import Testing
@@ -21,7 +22,7 @@ struct SecurityCommandTests {
     }
 
     #if os(Linux)
-    @Test("after lock, no copy of the password (UTF-8, UTF-16), the composite key, the transformed key or the key-file data; while unlocked, no password")
+    @Test("after lock, no copy of the password (UTF-8, UTF-16, SHA-256), the composite key, the transformed key or the key file's data and key; while unlocked, no password, password hash or key-file key")
     func memoryAfterLock() throws {
         let scratch = try Scratch()
         let vault = scratch.path("memory.kdbx"), keyFile = scratch.path("memory.keyx")
@@ -46,12 +47,17 @@ struct SecurityCommandTests {
         let keyData = Array(text[dataStart...].utf8.prefix(17))  // "XXXXXXXX XXXXXXXX"
         #expect(keyData.count == 17 && keyData[8] == 0x20)
         let utf16 = password.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        // The composite key's inputs: SHA-256 of the password, and the key file's 32-byte key.
+        let passwordHash = SHA256.hash(Array(password.utf8))
+        let dataEnd = try #require(text.range(of: "</Data>")).lowerBound
+        let rawKey = hexBytes(String(text[dataStart..<dataEnd].filter(\.isHexDigit)))
+        #expect(rawKey.count == 32)
         var environment = Self.environment
         environment["MYPASS_TEST_MEMORY_CHECK"] = "1"
         environment["MYPASS_TEST_MEMORY_NEEDLES"] = [
             Self.needle("password-utf8", Array(password.utf8)), Self.needle("password-utf16", utf16),
             Self.needle("composite-key", composite.rawKey.unsafeArray), Self.needle("transformed-key", transformed.unsafeArray),
-            Self.needle("keyfile-data", keyData),
+            Self.needle("keyfile-data", keyData), Self.needle("password-sha256", passwordHash), Self.needle("keyfile-key", rawKey),
         ].joined(separator: ";")
 
         let result = try runProcess(CLI.binary, ["__memory-check", vault, "--keyfile", keyFile],
@@ -72,8 +78,10 @@ struct SecurityCommandTests {
         #expect(counts["unlocked password-utf8"] == 0, "\(result.stdoutText)")
         #expect(counts["unlocked password-utf16"] == 0, "\(result.stdoutText)")
         #expect(counts["unlocked keyfile-data"] == 0, "\(result.stdoutText)")
+        #expect(counts["unlocked password-sha256"] == 0, "\(result.stdoutText)")
+        #expect(counts["unlocked keyfile-key"] == 0, "\(result.stdoutText)")
         // After lock: none of them anywhere.
-        for name in ["password-utf8", "password-utf16", "composite-key", "transformed-key", "keyfile-data"] {
+        for name in ["password-utf8", "password-utf16", "composite-key", "transformed-key", "keyfile-data", "password-sha256", "keyfile-key"] {
             #expect(counts["locked \(name)"] == 0, "locked \(name): \(result.stdoutText)")
         }
     }

@@ -17,7 +17,10 @@ enum ExportCommand {
         } else if format == "csv" {
             Console.out(KeePassXCCSV.export(context.vault))
         } else {
-            Console.outBytes(KeePassXMLExport.export(context.vault))
+            // Every value in the clear: wiped once written.
+            var xml = KeePassXMLExport.export(context.vault)
+            Console.outBytes(xml)
+            wipe(&xml)
         }
     }
 }
