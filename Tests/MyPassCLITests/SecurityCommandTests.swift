@@ -196,13 +196,13 @@ struct SecurityCommandTests {
 
     @Test("error text is bounded and carries no control characters, however long or odd the quoted input")
     func errorTextSanitized() throws {
-        let path = "/tmp/no-such-\u{1B}[31mred\u{07}\u{9B}2J" + String(repeating: "x", count: 5000) + ".kdbx"
+        let path = "/tmp/no-such-\u{1B}[31mred\u{07}\u{9B}2J\u{202E}" + String(repeating: "x", count: 5000) + ".kdbx"
         let result = try runProcess(CLI.binary, ["ls", path], environment: Self.environment)
         #expect(result.status == 1)
         #expect(!result.stderr.contains(0x1B) && !result.stderr.contains(0x07))
         #expect(!result.stderrText.unicodeScalars.contains { (0x80...0x9F).contains($0.value) })
         #expect(result.stderr.count < 1100, "\(result.stderr.count) bytes")
-        #expect(result.stderrText.hasPrefix("Error: cannot open vault '/tmp/no-such-?[31mred??2J"))
+        #expect(result.stderrText.hasPrefix("Error: cannot open vault '/tmp/no-such-?[31mred??2J?x"))  // U+202E too
         #expect(result.stderrText.contains("bytes cut)"))
         #expect(result.stderrText.filter { $0 == "\n" }.count == 1)
     }
@@ -222,6 +222,20 @@ struct SecurityCommandTests {
         let listed = try runProcess(CLI.binary, ["ls", "/dev/zero"], stdin: Array("x\n".utf8), environment: Self.environment)
         #expect(listed.status == 1)
         #expect(CLI.firstErrorLine(listed).contains("not a regular file"), "\(listed.stderrText)")
+        // A FIFO with no writer, as the vault (index or document path) or the key file: refused
+        // at once, not a hang in open(2). (Run under timeout(1) so that a regression fails.)
+        let scratch = try Scratch()
+        let fifo = scratch.path("fifo.kdbx")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        for arguments in [["ls", fifo], ["show", fifo, "x"], ["ls", vault, "--keyfile", fifo]] {
+            let started = ContinuousClock.now
+            let result = try runProcess(URL(fileURLWithPath: "/usr/bin/timeout"), ["20", CLI.binary.path] + arguments,
+                                        stdin: Array("correct horse battery staple\n".utf8), environment: Self.environment)
+            #expect(result.status == 1, "\(arguments): \(result.stderrText)")
+            #expect(ContinuousClock.now - started < .seconds(15), "\(arguments)")
+            let line = CLI.firstErrorLine(result)
+            #expect(line.contains("not a regular file") || line == "Error: cannot read key file '\(fifo)'", "\(arguments): \(line)")
+        }
         // A password line from /dev/zero (no line break, ever) stops at 64 KiB with an error.
         let started = ContinuousClock.now
         let endless = try runProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", "exec \"$0\" ls \"$1\" < /dev/zero", CLI.binary.path, vault],

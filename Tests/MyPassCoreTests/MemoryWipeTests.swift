@@ -150,6 +150,19 @@ struct MemoryWipeTests {
         #expect(try Self.occurrences(try #require(needle)) == 0)
     }
 
+    @Test("a generated passphrase exists only in its ProtectedString (its buffer is reserved up front, never outgrown)")
+    @inline(never)
+    func passphraseLeavesNoCopy() throws {
+        var needle: ProcessMemoryScan.Needle?
+        do {
+            let passphrase = try PassphraseGenerator.generate(words: 12, separator: "-")
+            // The first 24 bytes span several words and separators: the word list holds each word
+            // alone, so only a copy of the passphrase matches.
+            needle = passphrase.withRevealedBytes { ProcessMemoryScan.Needle(name: "passphrase", clear: UnsafeRawBufferPointer(rebasing: $0.prefix(24))) }
+        }
+        #expect(try Self.occurrences(try #require(needle)) == 0)
+    }
+
     @Test("building a composite key leaves no copy of the password")
     @inline(never)
     func compositeKeyLeavesNoCopy() throws {

@@ -102,6 +102,19 @@ struct HardeningTests {
         #expect(streamKey?.description == "SecureBytes(32 bytes)")
     }
 
+    @Test("the KDBX 4 inner header's stream key is kept in wiping storage")
+    func innerHeaderStreamKeyType() throws {
+        let file = try TestVectors.bytes("kdbx/keepass/kdbx4-chacha20-aeskdf.kdbx")
+        let key = try CompositeKey(password: ProtectedString("correct horse battery staple"), keyFileContents: nil)
+        let reader = try KDBXReader(file: file)
+        let content = try reader.decompress(try reader.decryptPayload(keys: try reader.deriveKeys(key)))
+        var parser = InnerHeader.Parser(limits: KDBXLimits())
+        #expect(try parser.feed(content[...]) != nil)
+        let streamKey: SecureBytes? = parser.header?.streamKey
+        #expect(streamKey?.count == 64)
+        #expect(streamKey?.description == "SecureBytes(64 bytes)")
+    }
+
     @Test("KeyFile.read(wiping:) zeroes the file's bytes, whatever the form or outcome")
     func keyFileWiping() throws {
         let key = SecureBytes(SecureRandom.bytes(count: 32))

@@ -29,8 +29,25 @@ public struct SystemFileSystem: VaultFileSystem {
 
     public func isWritable(_ path: String) -> Bool { access(path, W_OK) == 0 }
 
+    /// `open(path, O_RDONLY)` that cannot block: with `O_NONBLOCK`, so that a FIFO without a
+    /// writer (given as a vault or a key file) opens at once and its `fstat` then refuses it,
+    /// instead of hanging in `open`; the flag is cleared again (it means nothing for a regular file).
+    /// - Returns: the descriptor, or -1 with `errno` set.
+    private static func openForReadingNow(_ path: String) -> Int32 {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { return fd }
+        let flags = fcntl(fd, F_GETFL)
+        guard flags >= 0, fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0 else {
+            let reason = errno
+            _ = posixClose(fd)
+            errno = reason
+            return -1
+        }
+        return fd
+    }
+
     public func readFile(_ path: String, maxBytes: Int) throws(CoreError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = Self.openForReadingNow(path)
         guard fd >= 0 else { throw Self.error("cannot open", path) }
         defer { _ = posixClose(fd) }
         var info = stat()
@@ -57,7 +74,7 @@ public struct SystemFileSystem: VaultFileSystem {
     }
 
     public func openForReading(_ path: String) throws(CoreError) -> VaultFileHandle {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = Self.openForReadingNow(path)
         guard fd >= 0 else { throw Self.error("cannot open", path) }
         return VaultFileHandle(rawValue: fd)
     }
@@ -72,7 +89,7 @@ public struct SystemFileSystem: VaultFileSystem {
     }
 
     public func lock(_ path: String, timeoutSeconds: Double) throws(CoreError) -> VaultFileHandle {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = Self.openForReadingNow(path)
         guard fd >= 0 else { throw Self.error("cannot open for locking", path) }
         let deadline = ContinuousClock.now + .milliseconds(Int64(max(0, timeoutSeconds) * 1000))
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {

@@ -157,6 +157,11 @@ public struct VaultDocument: Sendable {
                 try fileSystem.remove(path)
                 removed.append(path)
             } catch {
+                // Listed before the lock was taken: a save may have renamed or removed its
+                // temporary file in between. Gone is not left.
+                let gone: Bool
+                do throws(CoreError) { gone = try fileSystem.status(path) == nil } catch { gone = false }
+                if gone { continue }
                 left.append(path)
             }
         }

@@ -60,7 +60,10 @@ package enum ProcessHardening {
     /// with the fixed-argument shape the kernel reads (integer arguments in registers).
     private static func prctl(option: Int32, _ argument: UInt) -> Int32 {
         typealias Prctl = @convention(c) (Int32, UInt, UInt, UInt, UInt) -> Int32
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "prctl") else { return -1 }
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "prctl") else {
+            errno = ENOSYS  // so that the warning's reason is this, not a stale errno
+            return -1
+        }
         return unsafeBitCast(symbol, to: Prctl.self)(option, argument, 0, 0, 0)
     }
     #endif

@@ -16,7 +16,8 @@ final class Progress: Sendable {
     private let state = LockedState<(running: Bool, shown: Bool, fraction: Double?)>((true, false, nil))
     private let start = DispatchTime.now()
 
-    private init(label: String) { self.label = label }
+    /// The label may quote a vault's path: made safe for the terminal first.
+    private init(label: String) { self.label = Text.errorMessage(label) }
 
     /// Runs `body`, showing `label` with a timer on stderr if it takes more than 0.3 s.
     static func run<T>(_ label: String, _ body: () throws -> T) rethrows -> T {

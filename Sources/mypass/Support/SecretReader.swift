@@ -53,12 +53,13 @@ enum SecretReader {
                 echoOff = tcsetattr(0, TCSAFLUSH, &silent) == 0
             }
             if !echoOff {
-                Console.note("\nWarning: could not turn off the terminal's echo: what you type will show.\n")
+                // Even under --quiet: the user must know before typing.
+                Console.err("\nWarning: could not turn off the terminal's echo: what you type will show.\n")
             }
         }
         defer {
             if echoOff && !restoreTerminal(&saved) {
-                Console.note("\nWarning: could not turn the terminal's echo back on (\(String(cString: strerror(errno)))); run 'stty echo'.")
+                Console.err("\nWarning: could not turn the terminal's echo back on (\(String(cString: strerror(errno)))); run 'stty echo'.")
             }
             for (signalNumber, handler) in zip(interruptingSignals, previousHandlers) { signal(signalNumber, handler) }
             if interactive { Console.note("\n") }

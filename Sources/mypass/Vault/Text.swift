@@ -2,20 +2,28 @@ import MyPassKDBX
 
 /// Small text helpers for the human-readable outputs.
 enum Text {
-    /// `text` on one line: control characters (C0 such as tabs, line breaks and ESC, DEL, and C1
-    /// such as the one-byte CSI U+009B) become spaces.
+    /// `text` on one line: control characters (C0 such as tabs, line breaks and ESC, DEL, C1 such
+    /// as the one-byte CSI U+009B, line separators and bidi overrides: ``isControl(_:)``) become spaces.
     static func oneLine(_ text: String) -> String {
         String(String.UnicodeScalarView(text.unicodeScalars.map { isControl($0) ? " " : $0 }))
     }
 
-    /// Whether `scalar` is a C0 or C1 control character or DEL (U+0000-001F, U+007F-009F).
-    static func isControl(_ scalar: Unicode.Scalar) -> Bool { scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) }
+    /// Whether `scalar` must not reach a terminal as it is: a C0 or C1 control character or DEL
+    /// (U+0000-001F, U+007F-009F), a line or paragraph separator (U+2028, U+2029), or a bidi
+    /// embedding, override or isolate (U+202A-202E, U+2066-2069), which can make text read in
+    /// another order than it is (Trojan Source, CVE-2021-42574).
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0..<0x20, 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: return true
+        default: return false
+        }
+    }
 
     /// The most bytes of an error message: it may quote a path or file content of any length.
     static let maxErrorMessageBytes = 1000
 
-    /// An error message safe for a terminal: every control character (C0, DEL, C1: escape
-    /// sequences, line breaks, bells) becomes `?`, and past ``maxErrorMessageBytes`` bytes of
+    /// An error message safe for a terminal: every control character (``isControl(_:)``: escape
+    /// sequences, line breaks, bells, bidi overrides) becomes `?`, and past ``maxErrorMessageBytes`` bytes of
     /// UTF-8 the text is cut at a character boundary and ends with `… (N bytes cut)`.
     static func errorMessage(_ text: String) -> String {
         var out = String.UnicodeScalarView()
