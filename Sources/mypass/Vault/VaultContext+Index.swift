@@ -9,7 +9,7 @@ extension VaultContext {
     /// then core's streaming ``CredentialIndex/open(_:key:cachedKey:options:)`` instead of the full
     /// model (no attachment, history item or icon image is kept). For `ls` and `match` when
     /// they need nothing more than the index. Keys the agent holds open it without a prompt and
-    /// without the KDF (``openIndexWithAgent(_:budgetBytes:)``).
+    /// without the KDF (``openIndexWithAgent(_:budgetBytes:limits:)``).
     ///
     /// - Parameter budgetBytes: the memory budget (`match --budget`), checked before the KDF.
     /// - Throws: `CLIError` with exit 1 (missing file, unreadable key file, over the budget), 3
@@ -28,7 +28,7 @@ extension VaultContext {
             keyFileContents = try readFile(keyFile, what: "key file", maxBytes: KeyFileLimits.maxBytes)
         }
         defer { if keyFileContents != nil { wipe(&keyFileContents!) } }
-        if AgentClient.isEnabled(parsed), let index = try openIndexWithAgent(path, budgetBytes: budgetBytes) {
+        if AgentClient.isEnabled(parsed), let index = try openIndexWithAgent(path, budgetBytes: budgetBytes, limits: options.limits) {
             return index
         }
         let password = noPassword ? nil : try SecretReader.readSecret(prompt: "Password for \(displayName(path)): ")
@@ -61,16 +61,17 @@ extension VaultContext {
     /// keeps the seed the key was derived for (then any budget holds). After another client
     /// re-saved the file the composite key derives again (the budget is checked first) and the
     /// agent learns the new transformed key; when it no longer opens the file the agent forgets
-    /// it and `nil` sends the caller back to the prompt.
+    /// it and `nil` sends the caller back to the prompt. `limits` are the command line's
+    /// (`--max-kdf-rounds`), as for an open with the password.
     /// - Throws: `CLIError` for failures that asking again would not cure (over the budget, a
     ///   corrupted file).
-    static func openIndexWithAgent(_ path: String, budgetBytes: UInt64?) throws -> CredentialIndex? {
+    static func openIndexWithAgent(_ path: String, budgetBytes: UInt64?, limits: KDBXLimits) throws -> CredentialIndex? {
         guard let held = AgentClient.keys(forVault: path) else { return nil }
         let opened: CredentialIndex.Opened
         do {
             opened = try Progress.run("Unlocking \(displayName(path))…") { () throws(CoreError) -> CredentialIndex.Opened in
                 try CredentialIndex.open(path, key: held.compositeKey, cachedKey: held.cachedKey,
-                                         options: CredentialIndex.OpenOptions(budgetBytes: budgetBytes))
+                                         options: CredentialIndex.OpenOptions(budgetBytes: budgetBytes, limits: limits))
             }
         } catch let error as CoreError {
             if error.code == .memoryBudgetExceeded {
