@@ -51,20 +51,23 @@ final class AgentServer {
         }
         let server = AgentServer(listener: listener)
         server.serve()
-        unlink(AgentSocket.path)
-        close(listener)
+        // A socket left behind is stale: the next agent's listen() replaces it.
+        _ = unlink(AgentSocket.path)
+        _ = close(listener)
         return 0
     }
 
     /// A new session without a controlling terminal; stray descriptors closed. (Core dumps and
     /// `ptrace` were turned off when this `mypass` process started: ``ProcessHardening/apply()``.)
     private static func detach() {
-        setsid()
-        signal(SIGPIPE, SIG_IGN)
-        signal(SIGHUP, SIG_IGN)
-        // Descriptors inherited from whoever started us (a test harness's pipes, say).
-        for fd in 3..<256 { close(Int32(fd)) }
-        chdir("/")
+        _ = setsid()  // EPERM only when already a group leader
+        // signal() fails only for an invalid signal number.
+        _ = signal(SIGPIPE, SIG_IGN)
+        _ = signal(SIGHUP, SIG_IGN)
+        // Descriptors inherited from whoever started us (a test harness's pipes, say); EBADF for
+        // the ones not open is the point.
+        for fd in 3..<256 { _ = close(Int32(fd)) }
+        _ = chdir("/")  // only so as not to hold a mount busy: a failure changes nothing else
     }
 
     private func serve() {

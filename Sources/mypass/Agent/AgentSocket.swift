@@ -84,12 +84,14 @@ final class AgentSocket {
     static func listen() throws(AgentError) -> Int32? {
         try prepareDirectory()
         if (try? connect()) != nil { return nil }
-        unlink(path)
+        // A stale socket (no agent answered); ENOENT when there is none. Any other failure
+        // shows as bind's EADDRINUSE below.
+        _ = unlink(path)
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw .unavailable("cannot create a socket") }
         let previous = umask(0o177)
         let bound = try withAddress(path) { address, length in bind(fd, address, length) }
-        umask(previous)
+        _ = umask(previous)  // umask cannot fail
         guard bound == 0, chmod(path, 0o600) == 0, Glibc.listen(fd, 16) == 0 else {
             let reason = String(cString: strerror(errno))
             close(fd)

@@ -93,7 +93,7 @@ enum ClipCommand {
             return offset
         }
         guard count == 32 else { throw CLIError.failure("unclip reads the 32-byte SHA-256 of the copied value on standard input") }
-        setsid()
+        _ = setsid()  // EPERM only when already a group leader: then it is detached enough
         var left = timeout
         while left > 0 { left = Int(sleep(UInt32(left))) }
         if let tty = parsed.value("tty") {

@@ -34,16 +34,19 @@ enum Interrupt {
         #endif
         sigemptyset(&action.sa_mask)
         action.sa_flags = SA_RESTART
-        sigaction(SIGINT, &action, &previous)
+        // Without the handler (sigaction fails only for a bad signal number or address, not
+        // here) Ctrl-C would take the default action: the process ends, having written nothing.
+        guard sigaction(SIGINT, &action, &previous) == 0 else { return try body() }
         // A parent may have spawned us with SIGINT blocked (test runners, some IDEs): unblock it
         // for this step, so that Ctrl-C reaches the handler; the mask is restored afterwards.
         var unblock = sigset_t(), previousMask = sigset_t()
         sigemptyset(&unblock)
         sigaddset(&unblock, SIGINT)
-        pthread_sigmask(SIG_UNBLOCK, &unblock, &previousMask)
+        // pthread_sigmask and the restoring sigaction fail only for a bad `how` or signal: not here.
+        _ = pthread_sigmask(SIG_UNBLOCK, &unblock, &previousMask)
         defer {
-            pthread_sigmask(SIG_SETMASK, &previousMask, nil)
-            sigaction(SIGINT, &previous, nil)
+            _ = pthread_sigmask(SIG_SETMASK, &previousMask, nil)
+            _ = sigaction(SIGINT, &previous, nil)
         }
         return try body()
     }
