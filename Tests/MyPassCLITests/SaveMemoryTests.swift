@@ -51,6 +51,7 @@ struct SaveMemoryTests {
         // random stream): no clear copy at any time, during the save included.
         for phase in ["unlocked", "writing", "saving", "saved", "locked"] {
             #expect(counts["\(phase) protected"] == 0, "\(phase): \(report)")
+            #expect(counts["\(phase) unreadable-bytes"] == 0, "\(phase): every readable mapping read: \(report)")
         }
         // The unprotected user name is a String in the model, shared by the model and the copy
         // kept as saved (copy on write): found while unlocked, so the scan sees it.

@@ -42,6 +42,13 @@ package enum ProcessMemoryScan {
     /// `/proc/self/mem` cannot be read. `afterOpening` runs once both are open (a caller that made
     /// itself dumpable for the open can undo it there).
     package static func occurrences(of needles: [Needle], afterOpening: () -> Void = {}) -> [Int]? {
+        scan(needles, afterOpening: afterOpening)?.counts
+    }
+
+    /// ``occurrences(of:afterOpening:)`` with the bytes of readable mappings that `pread` could
+    /// not read (a mapping gone between `/proc/self/maps` and the read, a file mapping past its
+    /// file's end): a scan that skipped memory says so instead of counting it as clean.
+    package static func scan(_ needles: [Needle], afterOpening: () -> Void = {}) -> (counts: [Int], unreadableBytes: Int)? {
         guard let maps = readMaps() else { return nil }
         let longest = needles.map(\.masked.count).max() ?? 1
         let chunkBytes = 1 << 20
@@ -56,6 +63,7 @@ package enum ProcessMemoryScan {
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var counts = [Int](repeating: 0, count: needles.count)
+        var unreadable = 0
         for region in maps {
             // The chunk buffer's own pages hold copies of what was read: leave them out.
             for (start, end) in subtract(region, (bufferStart, bufferEnd)) {
@@ -63,7 +71,10 @@ package enum ProcessMemoryScan {
                 while offset < end {
                     let want = Int(min(UInt(chunkBytes + longest - 1), end - offset))
                     let got = pread(fd, buffer, want, off_t(Int(bitPattern: offset)))
-                    if got <= 0 { break }  // an unreadable range (guard pages, device memory)
+                    if got <= 0 {  // an unreadable range: counted, not hidden
+                        unreadable += Int(end - offset)
+                        break
+                    }
                     for (index, needle) in needles.enumerated() {
                         counts[index] += count(needle, in: buffer, length: got, startsBefore: got == want && offset + UInt(got) < end ? chunkBytes : got)
                     }
@@ -72,7 +83,7 @@ package enum ProcessMemoryScan {
                 }
             }
         }
-        return counts
+        return (counts, unreadable)
     }
 
     /// Matches that start in `0 ..< startsBefore` (later starts are seen by the next, overlapping chunk).

@@ -88,11 +88,13 @@ enum MemoryCheck {
     /// non-dumpable process's `/proc/self` files belong to root).
     private static func report(_ phase: String, _ needles: [ProcessMemoryScan.Needle]) {
         ProcessHardening.setDumpable(true)
-        let counts = ProcessMemoryScan.occurrences(of: needles, afterOpening: { ProcessHardening.setDumpable(false) })
+        let scan = ProcessMemoryScan.scan(needles, afterOpening: { ProcessHardening.setDumpable(false) })
         ProcessHardening.setDumpable(false)
         for (index, needle) in needles.enumerated() {
-            Console.line("\(phase) \(needle.name) \(counts.map { String($0[index]) } ?? "unreadable")")
+            Console.line("\(phase) \(needle.name) \(scan.map { String($0.counts[index]) } ?? "unreadable")")
         }
+        // Readable memory the scan could not read (0 expected): a skipped range is not a clean one.
+        Console.line("\(phase) unreadable-bytes \(scan.map { String($0.unreadableBytes) } ?? "all")")
     }
 
     private static func parseNeedles() throws(CLIError) -> [ProcessMemoryScan.Needle] {
