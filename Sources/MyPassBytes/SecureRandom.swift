@@ -11,16 +11,7 @@ public enum SecureRandom {
 
     /// Overwrites every byte of `buffer` with random bytes.
     public static func fill(_ buffer: inout [UInt8]) {
-        var generator = SystemRandomNumberGenerator()
-        var index = 0
-        while index < buffer.count {
-            var word = generator.next()
-            for _ in 0..<8 where index < buffer.count {
-                buffer[index] = UInt8(truncatingIfNeeded: word)
-                word >>= 8
-                index += 1
-            }
-        }
+        buffer.withUnsafeMutableBytes { fill($0) }
     }
 
     /// Overwrites every byte of `buffer` with random bytes, in place (for a secret's own

@@ -159,18 +159,18 @@ struct FileByteSource: KDBXByteSource {
     init(path: String, fileSystem: any VaultFileSystem, maxBytes: Int) throws(CoreError) {
         self.fileSystem = fileSystem
         let handle = try fileSystem.openForReading(path)
+        /// `error`, after closing the file.
+        func refusing(_ error: CoreError) -> CoreError {
+            fileSystem.close(handle)
+            return error
+        }
         let status: VaultFileStatus
         do { status = try fileSystem.status(of: handle) } catch {
-            fileSystem.close(handle)
-            throw CoreError(error.code, error.reason, location: path)
+            throw refusing(CoreError(error.code, error.reason, location: path))
         }
-        guard status.isRegularFile else {
-            fileSystem.close(handle)
-            throw CoreError(.io, "not a regular file", location: path)
-        }
+        guard status.isRegularFile else { throw refusing(CoreError(.io, "not a regular file", location: path)) }
         guard status.size <= Int64(maxBytes) else {
-            fileSystem.close(handle)
-            throw CoreError(.limitExceeded, "the file has \(status.size) bytes, more than the limit of \(maxBytes)", location: path)
+            throw refusing(CoreError(.limitExceeded, "the file has \(status.size) bytes, more than the limit of \(maxBytes)", location: path))
         }
         self.handle = handle
         byteCount = Int(max(0, status.size))

@@ -164,7 +164,7 @@ struct PayloadPipeline {
             throw KDBXError(.limitExceeded, "the payload exceeds \(limits.maxDecompressedBytes) bytes")
         }
         guard decompressedCount <= decodedBudget else {
-            throw KDBXError(.limitExceeded, "the payload decompresses to more than \(decodedBudget) bytes, \(limits.maxDecompressionRatio) times the file's payload (a decompression bomb, or a vault that needs a higher limit)")
+            throw Self.decodedBudgetExceeded(decodedBudget, limits: limits)
         }
         if contentHasher != nil {
             contentHasher!.update(data)
@@ -185,6 +185,11 @@ struct PayloadPipeline {
             return
         }
         try body!.feed(data)
+    }
+
+    /// The refusal of a payload that decompresses past its decoded budget (both read paths).
+    static func decodedBudgetExceeded(_ decodedBudget: Int, limits: KDBXLimits) -> KDBXError {
+        KDBXError(.limitExceeded, "the payload decompresses to more than \(decodedBudget) bytes, \(limits.maxDecompressionRatio) times the file's payload (a decompression bomb, or a vault that needs a higher limit)")
     }
 
     static func map(_ error: CompressionError) -> KDBXError {

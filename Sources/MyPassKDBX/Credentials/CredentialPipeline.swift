@@ -113,7 +113,7 @@ struct CredentialPipeline {
             throw KDBXError(.limitExceeded, "the payload exceeds \(limits.maxDecompressedBytes) bytes")
         }
         guard decompressedCount <= decodedBudget else {
-            throw KDBXError(.limitExceeded, "the payload decompresses to more than \(decodedBudget) bytes, \(limits.maxDecompressionRatio) times the file's payload (a decompression bomb, or a vault that needs a higher limit)")
+            throw PayloadPipeline.decodedBudgetExceeded(decodedBudget, limits: limits)
         }
         xml.noteContent(byteCount: data.count)
         var xmlBytes = data
