@@ -212,8 +212,14 @@ seed("passkey-der", "empty-sequence", b"\x30\x00")
 seed("passkey-der", "long-length", b"\x30\x84\xff\xff\xff\xff")
 seed("passkey-der", "deep", b"\x30\x02" * 40)
 
-# import-*: the import vectors, and a few cut.
-for f in sorted(os.listdir(os.path.join(V, "import"))):
+# import-*: the import vectors the corpora were made from (named, so that vectors added later do
+# not change the checked-in corpora and their recorded outcomes), and a few cut.
+IMPORT_VECTORS = [
+    "bad-broken.json", "bad-columns.csv", "bad-duplicate-column.csv", "bad-duplicate-field.json",
+    "bad-duplicate-folder.json", "bad-short-record.csv", "bad-unclosed-quote.csv", "bitwarden.json",
+    "demo-keepassxc.csv", "kxc-import-rich-keepassxc.csv",
+]
+for f in IMPORT_VECTORS:
     data = read("import/" + f)
     if f.endswith(".csv"):
         seed("import-keepassxc-csv", f, data)
@@ -255,8 +261,9 @@ for label, data in [
 ]:
     seed("agent-frame", label, data)
 
-shutil.rmtree(OUT, ignore_errors=True)
+# Each corpus directory is written anew; the recorded outcomes (NAME.outcomes) stay.
 for name, seeds in sorted(corpora.items()):
+    shutil.rmtree(os.path.join(OUT, name), ignore_errors=True)
     os.makedirs(os.path.join(OUT, name))
     for n, (label, data) in enumerate(seeds):
         with open(os.path.join(OUT, name, "seed-%02d-%s" % (n, label.replace("/", "-"))), "wb") as f:
