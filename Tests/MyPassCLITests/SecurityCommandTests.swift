@@ -205,7 +205,9 @@ struct SecurityCommandTests {
         #expect(!result.stderrText.unicodeScalars.contains { (0x80...0x9F).contains($0.value) })
         #expect(result.stderr.count < 1100, "\(result.stderr.count) bytes")
         #expect(result.stderrText.hasPrefix("Error: cannot open vault '/tmp/no-such-?[31mred??2J?x"))  // U+202E too
-        #expect(result.stderrText.contains("bytes cut)"))
+        // The middle is cut: the end keeps the reason after the long path.
+        #expect(result.stderrText.contains("bytes cut) … xxx"), "\(result.stderrText)")
+        #expect(result.stderrText.hasSuffix("xxx.kdbx': no such file\n"), "\(result.stderrText)")
         #expect(result.stderrText.filter { $0 == "\n" }.count == 1)
     }
 
@@ -274,6 +276,32 @@ struct SecurityCommandTests {
         #expect(listed.stdoutText.contains("odd]0;x 2J "), "\(listed.stdoutText)")
         #expect(!listed.stdout.contains(0x1B) && !listed.stdout.contains(0x07))
         #expect(!listed.stdoutText.unicodeScalars.contains { (0x80...0x9F).contains($0.value) })
+    }
+
+    @Test("result lines and the text view quote the vault's text made safe for the terminal; --field keeps the exact value")
+    func resultLinesAreSanitized() throws {
+        let scratch = try Scratch()
+        let vault = try scratch.copy(Demo.vault)
+        // U+009B (the one-byte CSI) and U+202E (right-to-left override) are legal in XML 1.0, so
+        // the vault keeps them.
+        let title = "odd\u{9B}2J\u{202E}cba"
+        let notes = "first\u{9B}31m\r\nsecond\u{202E}"
+        let added = try CLI.run(["add", vault, "Work/" + title, "--notes", notes], stdin: Demo.stdin)
+        #expect(added.status == 0, "\(added.stderrText)")
+        #expect(added.stdoutText.hasPrefix("Added entry 'Work/odd 2J cba' ("), "\(added.stdoutText)")
+        let shown = try CLI.run(["show", vault, "Work/" + title], stdin: Demo.stdin)
+        #expect(shown.status == 0, "\(shown.stderrText)")
+        #expect(shown.stdoutText.contains("Notes: first 31m\n  second \n"), "\(shown.stdoutText)")
+        #expect(shown.stdoutText.contains("Path: Work/odd 2J cba\n"), "\(shown.stdoutText)")
+        let raw = try CLI.run(["show", vault, "Work/" + title, "--field", "Notes"], stdin: Demo.stdin)
+        // The file keeps the notes as given, or with CR LF read back as LF (XML end-of-line handling).
+        #expect(raw.stdoutText == notes + "\n" || raw.stdoutText == "first\u{9B}31m\nsecond\u{202E}\n", "\(raw.stdoutText.debugDescription)")
+        let removed = try CLI.run(["rm", vault, "Work/" + title], stdin: Demo.stdin)
+        #expect(removed.status == 0, "\(removed.stderrText)")
+        #expect(removed.stdoutText == "Moved entry 'Work/odd 2J cba' to the recycle bin.\n", "\(removed.stdoutText)")
+        for output in [added, shown, removed] {
+            #expect(!output.stdoutText.unicodeScalars.contains { (0x80...0x9F).contains($0.value) || $0 == "\u{202E}" || $0 == "\r" })
+        }
     }
 
     @Test("a password that cannot be read (standard input a directory: EISDIR) is an error naming why, not an empty password")

@@ -14,7 +14,7 @@ enum AddCommand {
         let uuid = try context.vault.addEntry(titled: title, to: group.uuid, applying: patch, now: currentTime())
         try context.save()
         let finalTitle = context.vault.entry(withUUID: uuid)?.title ?? title
-        Console.line("Added entry '\(Vault.displayPath(groupPath + [finalTitle]))' (\(uuid.hexString)).")
+        Console.resultLine("Added entry '\(Vault.displayPath(groupPath + [finalTitle]))' (\(uuid.hexString)).")
     }
 
     /// PATH/TITLE as group path and title; an empty title (`Work/`) is a usage error.

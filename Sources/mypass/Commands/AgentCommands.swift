@@ -59,7 +59,7 @@ enum AgentCommands {
             return
         }
         if held.isEmpty { Console.err("No vault is unlocked.\n") }
-        for vault in held { Console.line("\(vault.path)\t\(vault.secondsLeft)") }
+        for vault in held { Console.line("\(Text.oneLine(vault.path))\t\(vault.secondsLeft)") }
     }
 
     /// Runs the agent in the foreground of its own session until it holds nothing.

@@ -37,7 +37,7 @@ enum AttachmentCommand {
             entry.setAttachment(Attachment(name: name, data: data))
         }
         try context.save()
-        Console.line("Attached '\(name)' (\(Text.byteSize(data.count))) to '\(Vault.displayPath(located.path))'.")
+        Console.resultLine("Attached '\(name)' (\(Text.byteSize(data.count))) to '\(Vault.displayPath(located.path))'.")
     }
 
     /// Removes attachment NAME; the entry's history keeps the old state.
@@ -53,6 +53,6 @@ enum AttachmentCommand {
             try entry.deleteAttachment(name)
         }
         try context.save()
-        Console.line("Removed attachment '\(name)' from '\(entryName)'.")
+        Console.resultLine("Removed attachment '\(name)' from '\(entryName)'.")
     }
 }

@@ -103,13 +103,13 @@ enum CreateCommand {
             }
             throw CLIError.failure("cannot create '\(path)': \(error.code == .alreadyExists ? "a file is already there; nothing was written" : error.description)" + left)
         }
-        Console.line("Created '\(path)': \(FileSettingsOptions.describe(vault.format)).")
+        Console.resultLine("Created '\(path)': \(FileSettingsOptions.describe(vault.format)).")
         for warning in created.report.warnings { Console.errLine("Warning: \(warning).") }
         for stale in created.document.removedStaleFiles {
             Console.errLine("Note: removed '\(stale)', a file left by an interrupted create or save.")
         }
         if let generated = request.generatedKeyFile {
-            Console.line("Key file written to '\(generated.path)' (KeePass XML 2.0); keep a copy: without it the vault cannot be opened.")
+            Console.resultLine("Key file written to '\(generated.path)' (KeePass XML 2.0); keep a copy: without it the vault cannot be opened.")
         }
     }
 

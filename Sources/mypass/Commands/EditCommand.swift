@@ -14,10 +14,10 @@ enum EditCommand {
         let title = context.vault.entry(withUUID: located.entry.uuid)?.title ?? located.entry.title
         let name = Vault.displayPath(located.groupPath + [title])
         guard changed else {
-            Console.line("Entry '\(name)' already has these values; nothing saved.")
+            Console.resultLine("Entry '\(name)' already has these values; nothing saved.")
             return
         }
         try context.save()
-        Console.line("Edited entry '\(name)'.")
+        Console.resultLine("Edited entry '\(name)'.")
     }
 }

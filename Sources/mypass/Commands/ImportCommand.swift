@@ -47,7 +47,7 @@ enum ImportCommand {
                 throw CLIError.failure("cannot create '\(path)': \(error.reason.isEmpty ? error.description : error.reason)")
             }
             try CreateCommand.write(vault, request, path: path)
-            Console.line("Imported \(entryCount) \(entryCount == 1 ? "entry" : "entries") from '\(file)'.")
+            Console.resultLine("Imported \(entryCount) \(entryCount == 1 ? "entry" : "entries") from '\(file)'.")
             return
         }
 
@@ -59,6 +59,6 @@ enum ImportCommand {
             throw CLIError.failure("cannot import '\(file)' into '\(path)': \(error.reason.isEmpty ? error.description : error.reason)")
         }
         try context.save()
-        Console.line("Imported \(entryCount) \(entryCount == 1 ? "entry" : "entries") from '\(file)' into group '\(groupName)' of '\(path)'.")
+        Console.resultLine("Imported \(entryCount) \(entryCount == 1 ? "entry" : "entries") from '\(file)' into group '\(groupName)' of '\(path)'.")
     }
 }

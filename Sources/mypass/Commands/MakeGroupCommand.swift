@@ -14,6 +14,6 @@ enum MakeGroupCommand {
         }
         let uuid = try context.vault.addGroup(named: name, in: parent.uuid, now: currentTime())
         try context.save()
-        Console.line("Added group '\(Vault.displayPath(components))' (\(uuid.hexString)).")
+        Console.resultLine("Added group '\(Vault.displayPath(components))' (\(uuid.hexString)).")
     }
 }

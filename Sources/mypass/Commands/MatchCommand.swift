@@ -35,7 +35,7 @@ enum MatchCommand {
                 ["  " + Text.oneLine($0.title), Text.oneLine($0.userName), Text.oneLine(Text.breadcrumb($0.breadcrumb))]
             })
         }
-        var out = "Suggestions for \(service):\n"
+        var out = "Suggestions for \(Text.oneLine(service)):\n"
         out += matches.suggested.isEmpty ? "  (none)\n" : rows(matches.suggested)
         if all {
             out += "Other entries:\n"

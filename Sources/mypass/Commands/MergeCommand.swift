@@ -46,15 +46,15 @@ enum MergeCommand {
             Console.line(json(result, vault: context.path, other: otherPath, dryRun: dryRun, saved: saves).prettyPrinted)
             return
         }
-        for change in result.changes { Console.line(line(change)) }
+        for change in result.changes { Console.resultLine(line(change)) }
         let count = result.changes.count
         let summary = count == 0 ? "No changes" : count == 1 ? "1 change" : "\(count) changes"
         if dryRun {
-            Console.line("\(summary) (dry run; nothing written).")
+            Console.resultLine("\(summary) (dry run; nothing written).")
         } else if saves {
-            Console.line("\(summary); saved '\(context.path)'.")
+            Console.resultLine("\(summary); saved '\(context.path)'.")
         } else {
-            Console.line("\(summary); nothing saved.")
+            Console.resultLine("\(summary); nothing saved.")
         }
     }
 

@@ -11,13 +11,13 @@ enum MoveCommand {
         let name = Vault.displayPath(located.path)
         let targetName = target.path.isEmpty ? "/" : Vault.displayPath(target.path)
         if target.group.uuid == located.groupUUID {
-            Console.line("Entry '\(name)' is already in '\(targetName)'; nothing saved.")
+            Console.resultLine("Entry '\(name)' is already in '\(targetName)'; nothing saved.")
             return
         }
         // Moving onto a sibling's title would make a path that names two entries.
         try context.vault.checkTitle(located.entry.title, in: target.group.uuid, excluding: located.entry.uuid)
         try context.vault.moveEntry(located.entry.uuid, to: target.group.uuid, now: currentTime())
         try context.save()
-        Console.line("Moved entry '\(name)' to '\(targetName)'.")
+        Console.resultLine("Moved entry '\(name)' to '\(targetName)'.")
     }
 }

@@ -67,7 +67,7 @@ enum PasskeyCommand {
                     ("algorithm", .string(passkey.algorithm.rawValue)), ("credentialId", .string(passkey.credentialIDText)),
                 ]))
             } else {
-                Console.line("\(path)\t\(passkey.relyingParty)\t\(passkey.username)\t\(passkey.algorithm.rawValue)")
+                Console.line([path, passkey.relyingParty, passkey.username, passkey.algorithm.rawValue].map(Text.oneLine).joined(separator: "\t"))
             }
         }
         if parsed.flag("json") { Console.line(JSON.array(rows).prettyPrinted) }
@@ -95,7 +95,9 @@ enum PasskeyCommand {
         }
         for (key, value) in members {
             switch value {
-            case .string(let text): Console.out("\(key): \(text.hasSuffix("\n") ? "\n" + text : text + "\n")")
+            case .string(let text):
+                let safe = Text.lines(text)
+                Console.out("\(key): \(safe.hasSuffix("\n") ? "\n" + safe : safe + "\n")")
             case .bool(let flag): Console.line("\(key): \(flag ? 1 : 0)")
             default: break
             }
@@ -141,7 +143,7 @@ enum PasskeyCommand {
                 ("userHandle", .string(passkey.userHandleText)),
             ]).prettyPrinted)
         } else {
-            Console.line("Added passkey for \(relyingParty) (\(user), \(algorithm.rawValue)) in entry '\(name)' (\(uuid.hexString)).")
+            Console.resultLine("Added passkey for \(relyingParty) (\(user), \(algorithm.rawValue)) in entry '\(name)' (\(uuid.hexString)).")
         }
     }
 

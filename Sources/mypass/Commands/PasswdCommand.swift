@@ -43,6 +43,6 @@ enum PasswdCommand {
         var parts: [String] = []
         if password != nil { parts.append("a password") }
         if newKeyFileContents != nil { parts.append("a key file") }
-        Console.line("Changed the key of '\(context.path)': it now opens with \(parts.joined(separator: " and ")).")
+        Console.resultLine("Changed the key of '\(context.path)': it now opens with \(parts.joined(separator: " and ")).")
     }
 }

@@ -11,9 +11,9 @@ enum RemoveCommand {
         let outcome = try context.vault.deleteEntry(located.entry.uuid, permanently: parsed.flag("permanent"), now: currentTime())
         try context.save()
         if case .movedToRecycleBin = outcome {
-            Console.line("Moved entry '\(name)' to the recycle bin.")
+            Console.resultLine("Moved entry '\(name)' to the recycle bin.")
         } else {
-            Console.line("Deleted entry '\(name)'.")
+            Console.resultLine("Deleted entry '\(name)'.")
         }
     }
 }

@@ -12,9 +12,9 @@ enum RemoveGroupCommand {
         try context.save()
         let name = Vault.displayPath(located.path)
         if case .movedToRecycleBin = outcome {
-            Console.line("Moved group '\(name)' to the recycle bin.")
+            Console.resultLine("Moved group '\(name)' to the recycle bin.")
         } else {
-            Console.line("Deleted group '\(name)'.")
+            Console.resultLine("Deleted group '\(name)'.")
         }
     }
 }

@@ -57,11 +57,11 @@ enum SettingsCommand {
             throw CLIError.failure("cannot change the settings of '\(context.path)': \(error.reason.isEmpty ? error.description : error.reason)")
         }
         guard context.vault != before else {
-            Console.line("Nothing to change in '\(context.path)'.")
+            Console.resultLine("Nothing to change in '\(context.path)'.")
             return
         }
         try context.save()
-        Console.line("Changed the settings of '\(context.path)':")
+        Console.resultLine("Changed the settings of '\(context.path)':")
         show(context)
     }
 

@@ -44,8 +44,10 @@ enum ShowCommand {
         let entry = located.entry
         var out = ""
         func line(_ label: String, _ value: String) {
-            let body = value.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\n", with: "\n  ")
-            out += "\(label): \(body)\n"
+            // Field names and values come from the vault: each line is made safe for a terminal
+            // (`show -a FIELD` and `--json` give the exact value).
+            let body = Text.lines(value).replacingOccurrences(of: "\n", with: "\n  ")
+            out += "\(Text.oneLine(label)): \(body)\n"
         }
         for field in orderedFields(entry) {
             line(field.key, field.isProtected && !reveal ? hidden : field.value)

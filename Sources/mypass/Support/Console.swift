@@ -36,6 +36,11 @@ enum Console {
     /// Writes `text` and a newline to standard output.
     static func line(_ text: String = "") { writeAll(1, text + "\n") }
 
+    /// Writes a result line (`Added entry '…'.`) and a newline to standard output. The line may
+    /// quote a title, a group's name, a path or a field of the vault, none of them trusted: every
+    /// control character becomes a space first (``Text/oneLine(_:)``), as in the listings.
+    static func resultLine(_ text: String) { line(Text.oneLine(text)) }
+
     /// Writes `text` to standard error, unbuffered.
     static func err(_ text: String) { writeAll(2, text) }
 

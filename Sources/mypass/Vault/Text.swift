@@ -8,6 +8,18 @@ enum Text {
         String(String.UnicodeScalarView(text.unicodeScalars.map { isControl($0) ? " " : $0 }))
     }
 
+    /// Lines of text (notes, a PEM block) safe for a terminal: line breaks (`\n`, `\r\n`) stay, as
+    /// `\n`, and every other control character becomes a space, as in ``oneLine(_:)``.
+    static func lines(_ text: String) -> String {
+        let scalars = Array(text.unicodeScalars)
+        var out = String.UnicodeScalarView()
+        for (index, scalar) in scalars.enumerated() {
+            if scalar == "\r" && index + 1 < scalars.count && scalars[index + 1] == "\n" { continue }
+            out.append(scalar == "\n" || !isControl(scalar) ? scalar : " ")
+        }
+        return String(out)
+    }
+
     /// Whether `scalar` must not reach a terminal as it is: a C0 or C1 control character or DEL
     /// (U+0000-001F, U+007F-009F), a line or paragraph separator (U+2028, U+2029), or a bidi
     /// embedding, override or isolate (U+202A-202E, U+2066-2069), which can make text read in
@@ -23,27 +35,38 @@ enum Text {
     static let maxErrorMessageBytes = 1000
 
     /// An error message safe for a terminal: every control character (``isControl(_:)``: escape
-    /// sequences, line breaks, bells, bidi overrides) becomes `?`, and past ``maxErrorMessageBytes`` bytes of
-    /// UTF-8 the text is cut at a character boundary and ends with `… (N bytes cut)`.
+    /// sequences, line breaks, bells, bidi overrides) becomes `?`, and a message of more than
+    /// ``maxErrorMessageBytes`` bytes of UTF-8 keeps its first 700 and last 250 bytes (cut at
+    /// scalar boundaries) around ` … (N bytes cut) … `: the end holds the reason
+    /// (`: no such file`) after a long quoted path.
     static func errorMessage(_ text: String) -> String {
-        var out = String.UnicodeScalarView()
-        var bytes = 0
-        var cut = 0
+        var safe: [Unicode.Scalar] = []
+        var total = 0
         for scalar in text.unicodeScalars {
-            let safe: Unicode.Scalar = isControl(scalar) ? "?" : scalar
-            let size = UTF8.width(safe)
-            if cut > 0 || bytes + size > maxErrorMessageBytes {
-                cut += size
-                continue
-            }
-            out.append(safe)
-            bytes += size
+            let shown: Unicode.Scalar = isControl(scalar) ? "?" : scalar
+            safe.append(shown)
+            total += UTF8.width(shown)
         }
-        return cut > 0 ? String(out) + "… (\(cut) bytes cut)" : String(out)
+        guard total > maxErrorMessageBytes else { return String(String.UnicodeScalarView(safe)) }
+        var headEnd = 0, headBytes = 0
+        while headEnd < safe.count, headBytes + UTF8.width(safe[headEnd]) <= 700 {
+            headBytes += UTF8.width(safe[headEnd])
+            headEnd += 1
+        }
+        var tailStart = safe.count, tailBytes = 0
+        while tailStart > headEnd, tailBytes + UTF8.width(safe[tailStart - 1]) <= 250 {
+            tailBytes += UTF8.width(safe[tailStart - 1])
+            tailStart -= 1
+        }
+        let cut = total - headBytes - tailBytes
+        return String(String.UnicodeScalarView(safe[..<headEnd])) + " … (\(cut) bytes cut) … "
+            + String(String.UnicodeScalarView(safe[tailStart...]))
     }
 
-    /// Rows of cells as columns separated by two spaces, trailing blanks trimmed.
-    static func columns(_ rows: [[String]]) -> String {
+    /// Rows of cells as columns separated by two spaces, trailing blanks trimmed. Each cell is made
+    /// safe for a terminal first (``oneLine(_:)``): cells quote titles, names and paths.
+    static func columns(_ cells: [[String]]) -> String {
+        let rows = cells.map { $0.map(oneLine) }
         guard let width = rows.map(\.count).max() else { return "" }
         var widths = [Int](repeating: 0, count: width)
         for row in rows {
