@@ -209,6 +209,17 @@ struct SecurityCommandTests {
         #expect(result.stderrText.contains("bytes cut) … xxx"), "\(result.stderrText)")
         #expect(result.stderrText.hasSuffix("xxx.kdbx': no such file\n"), "\(result.stderrText)")
         #expect(result.stderrText.filter { $0 == "\n" }.count == 1)
+        // Two long quoted values: each is shortened, the words between them stay.
+        let scratch = try Scratch()
+        let vault = try scratch.copy(Demo.vault)
+        let title = "Work/" + String(repeating: "t", count: 3000)
+        #expect(try CLI.run(["add", vault, title], stdin: Demo.stdin).status == 0)
+        let missing = try CLI.run(["show", vault, title, "--field", String(repeating: "f", count: 5000)], stdin: Demo.stdin)
+        #expect(missing.status == 1)
+        let line = CLI.firstErrorLine(missing)
+        let t = { (count: Int) in String(repeating: "t", count: count) }, f = { (count: Int) in String(repeating: "f", count: count) }
+        #expect(line == "Error: entry 'Work/\(t(155)) … (2785 bytes cut) … \(t(60))' has no field '\(f(160)) … (4780 bytes cut) … \(f(60))'",
+                "\(line)")
     }
 
     @Test("/dev/zero as the vault or the key file ends at once with a clear error")
@@ -296,10 +307,13 @@ struct SecurityCommandTests {
         let raw = try CLI.run(["show", vault, "Work/" + title, "--field", "Notes"], stdin: Demo.stdin)
         // The file keeps the notes as given, or with CR LF read back as LF (XML end-of-line handling).
         #expect(raw.stdoutText == notes + "\n" || raw.stdoutText == "first\u{9B}31m\nsecond\u{202E}\n", "\(raw.stdoutText.debugDescription)")
+        // JSON escapes C1 controls and bidi characters (the parsed value is the same).
+        let json = try CLI.run(["ls", vault, "--json"], stdin: Demo.stdin)
+        #expect(json.stdoutText.contains("odd\\u009b2J\\u202ecba"), "\(json.stdoutText)")
         let removed = try CLI.run(["rm", vault, "Work/" + title], stdin: Demo.stdin)
         #expect(removed.status == 0, "\(removed.stderrText)")
         #expect(removed.stdoutText == "Moved entry 'Work/odd 2J cba' to the recycle bin.\n", "\(removed.stdoutText)")
-        for output in [added, shown, removed] {
+        for output in [added, shown, removed, json] {
             #expect(!output.stdoutText.unicodeScalars.contains { (0x80...0x9F).contains($0.value) || $0 == "\u{202E}" || $0 == "\r" })
         }
     }

@@ -96,7 +96,9 @@ enum PasskeyCommand {
         for (key, value) in members {
             switch value {
             case .string(let text):
-                let safe = Text.lines(text)
+                // PEM blocks (ours, ending in a line break) keep their lines; a value from the vault
+                // is one line, so that a line break in it cannot pass for another field.
+                let safe = text.hasSuffix("\n") ? Text.lines(text) : Text.oneLine(text)
                 Console.out("\(key): \(safe.hasSuffix("\n") ? "\n" + safe : safe + "\n")")
             case .bool(let flag): Console.line("\(key): \(flag ? 1 : 0)")
             default: break

@@ -74,7 +74,9 @@ indirect enum JSON: Sendable, Equatable {
         for _ in 0..<level { out += indent }
     }
 
-    /// RFC 8259 §7 string escaping: quote, backslash and control characters.
+    /// RFC 8259 §7 string escaping: quote, backslash and control characters; DEL, C1 controls,
+    /// U+2028/2029 and the bidi controls (``Text/isControl(_:)``) too, as `\uXXXX`, so that JSON
+    /// read on a terminal carries none of them raw (the value parsed back is the same).
     private static func writeString(_ value: String, into out: inout String) {
         out += "\""
         for scalar in value.unicodeScalars {
@@ -87,7 +89,7 @@ indirect enum JSON: Sendable, Equatable {
             case "\u{08}": out += "\\b"
             case "\u{0C}": out += "\\f"
             default:
-                if scalar.value < 0x20 {
+                if Text.isControl(scalar) {
                     let hex = String(scalar.value, radix: 16)
                     out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
                 } else {

@@ -34,33 +34,46 @@ enum Text {
     /// The most bytes of an error message: it may quote a path or file content of any length.
     static let maxErrorMessageBytes = 1000
 
+    /// The most bytes of one quoted value (`'…'`) in an error message before it is shortened.
+    static let maxQuotedBytes = 240
+
     /// An error message safe for a terminal: every control character (``isControl(_:)``: escape
-    /// sequences, line breaks, bells, bidi overrides) becomes `?`, and a message of more than
-    /// ``maxErrorMessageBytes`` bytes of UTF-8 keeps its first 700 and last 250 bytes (cut at
-    /// scalar boundaries) around ` … (N bytes cut) … `: the end holds the reason
-    /// (`: no such file`) after a long quoted path.
+    /// sequences, line breaks, bells, bidi overrides) becomes `?`; a quoted value (`'…'`) of more
+    /// than ``maxQuotedBytes`` bytes of UTF-8 keeps its first 160 and last 60 bytes around
+    /// ` … (N bytes cut) … `, so that the words between two long values stay (`entry '…' has no
+    /// field '…'`); and a message still over ``maxErrorMessageBytes`` keeps its first 700 and last
+    /// 250 bytes the same way, the end holding the reason (`: no such file`). Cuts fall on scalar
+    /// boundaries.
     static func errorMessage(_ text: String) -> String {
-        var safe: [Unicode.Scalar] = []
-        var total = 0
-        for scalar in text.unicodeScalars {
-            let shown: Unicode.Scalar = isControl(scalar) ? "?" : scalar
-            safe.append(shown)
-            total += UTF8.width(shown)
+        var parts = text.unicodeScalars.map { isControl($0) ? "?" : $0 }
+            .split(separator: "'", omittingEmptySubsequences: false)
+        // Odd parts are quoted, when a closing quote follows.
+        for index in stride(from: 1, to: parts.count - 1, by: 2) where utf8Count(parts[index]) > maxQuotedBytes {
+            parts[index] = shortened(parts[index], head: 160, tail: 60)
         }
-        guard total > maxErrorMessageBytes else { return String(String.UnicodeScalarView(safe)) }
-        var headEnd = 0, headBytes = 0
-        while headEnd < safe.count, headBytes + UTF8.width(safe[headEnd]) <= 700 {
-            headBytes += UTF8.width(safe[headEnd])
+        let safe = ArraySlice(parts.joined(separator: CollectionOfOne("'")))
+        let message = utf8Count(safe) > maxErrorMessageBytes ? shortened(safe, head: 700, tail: 250) : safe
+        return String(String.UnicodeScalarView(message))
+    }
+
+    private static func utf8Count(_ scalars: ArraySlice<Unicode.Scalar>) -> Int {
+        scalars.reduce(0) { $0 + UTF8.width($1) }
+    }
+
+    /// The first `head` and last `tail` bytes of `scalars` (whole scalars) around ` … (N bytes cut) … `.
+    private static func shortened(_ scalars: ArraySlice<Unicode.Scalar>, head: Int, tail: Int) -> ArraySlice<Unicode.Scalar> {
+        var headEnd = scalars.startIndex, headBytes = 0
+        while headEnd < scalars.endIndex, headBytes + UTF8.width(scalars[headEnd]) <= head {
+            headBytes += UTF8.width(scalars[headEnd])
             headEnd += 1
         }
-        var tailStart = safe.count, tailBytes = 0
-        while tailStart > headEnd, tailBytes + UTF8.width(safe[tailStart - 1]) <= 250 {
-            tailBytes += UTF8.width(safe[tailStart - 1])
+        var tailStart = scalars.endIndex, tailBytes = 0
+        while tailStart > headEnd, tailBytes + UTF8.width(scalars[tailStart - 1]) <= tail {
+            tailBytes += UTF8.width(scalars[tailStart - 1])
             tailStart -= 1
         }
-        let cut = total - headBytes - tailBytes
-        return String(String.UnicodeScalarView(safe[..<headEnd])) + " … (\(cut) bytes cut) … "
-            + String(String.UnicodeScalarView(safe[tailStart...]))
+        let cut = utf8Count(scalars) - headBytes - tailBytes
+        return scalars[..<headEnd] + " … (\(cut) bytes cut) … ".unicodeScalars + scalars[tailStart...]
     }
 
     /// Rows of cells as columns separated by two spaces, trailing blanks trimmed. Each cell is made
