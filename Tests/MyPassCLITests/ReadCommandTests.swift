@@ -248,6 +248,7 @@ struct ReadCommandTests {
             ("kdbx4-chacha20-argon2id", ["KDBX 4.0", "ChaCha20", "Argon2id (memory 4.0 MiB, 3 iterations, parallelism 2, version 1.3)", "Groups:       8", "Attachments:  5"]),
             ("kdbx4-chacha20-aeskdf", ["ChaCha20", "AES-KDF (6000 rounds)", "Compression:  none", "Recycle bin:  enabled, 'Recycle Bin' holds 1 entry and 0 groups"]),
             ("kdbx4-keyfile-only", ["KDBX 4.0", "Argon2d (memory 1.0 MiB, 2 iterations, parallelism 2, version 1.3)"]),
+            ("kdbx4-aes-argon2d-p1", ["Argon2d (memory 1.0 MiB, 1 iteration, parallelism 1, version 1.3)"]),
         ]
         for (stem, lines) in cases {
             let fixture = Fixture.named(stem)

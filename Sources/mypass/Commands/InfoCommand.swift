@@ -34,10 +34,10 @@ enum InfoCommand {
     static func kdfDescription(_ kdf: KDFSettings) -> String {
         switch kdf {
         case .aes(let rounds):
-            return "AES-KDF (\(rounds) rounds)"
+            return "AES-KDF (\(rounds) \(rounds == 1 ? "round" : "rounds"))"
         case .argon2(let settings):
             let name = settings.variant == .argon2d ? "Argon2d" : "Argon2id"
-            return "\(name) (memory \(Text.byteSize(Int(clamping: settings.memoryBytes))), \(settings.iterations) iterations, parallelism \(settings.parallelism), version \(settings.version == 0x13 ? "1.3" : "1.0"))"
+            return "\(name) (memory \(Text.byteSize(Int(clamping: settings.memoryBytes))), \(settings.iterations) \(settings.iterations == 1 ? "iteration" : "iterations"), parallelism \(settings.parallelism), version \(settings.version == 0x13 ? "1.3" : "1.0"))"
         }
     }
 
