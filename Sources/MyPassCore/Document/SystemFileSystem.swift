@@ -185,10 +185,21 @@ public struct SystemFileSystem: VaultFileSystem {
     }
 
     public func contentsOfDirectory(_ path: String) throws(CoreError) -> [String] {
-        do {
-            return try FileManager.default.contentsOfDirectory(atPath: path)
-        } catch {
-            throw CoreError(.io, "cannot list the directory", location: path)
+        // opendir/readdir rather than FileManager: the AutoFill index open lists the vault's
+        // folder on every open, inside the extension's memory budget.
+        guard let directory = opendir(path) else { throw Self.error("cannot list the directory", path) }
+        defer { _ = closedir(directory) }  // fails only for a stream that is not open
+        var names: [String] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(directory) else {
+                if errno != 0 { throw Self.error("cannot list the directory", path) }
+                return names
+            }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
         }
     }
 
