@@ -59,7 +59,7 @@ enum CommandSpecs {
             .option("group", "path", repeatable: true, "Only entries in this group and its subgroups (Work/Email)."),
             .option("search", "text", "Only entries whose title, user name, URL or tags contain the text."),
             .flag("json", "Print JSON: an array of {uuid, title, username, url, path, tags}."),
-            .flag("paths", "Print each entry's path as commands take it (Work/Email/GitHub), one per line."),
+            .flag("paths", "Print each entry's path as commands take it (Work/Email/GitHub), one per line (a control character in a name shows as a space: give such an entry by its UUID, from --json)."),
         ] + keyOptions)
 
     static let groups = CommandSpec(
