@@ -5,7 +5,9 @@ enum Text {
     /// `text` on one line: control characters (C0 such as tabs, line breaks and ESC, DEL, C1 such
     /// as the one-byte CSI U+009B, line separators and bidi overrides: ``isControl(_:)``) become spaces.
     static func oneLine(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { isControl($0) ? " " : $0 }))
+        // Most text has no control character: returned as it is, without a copy.
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        return String(String.UnicodeScalarView(text.unicodeScalars.map { isControl($0) ? " " : $0 }))
     }
 
     /// Lines of text (notes, a PEM block) safe for a terminal: line breaks (`\n`, `\r\n`) stay, as
