@@ -1,4 +1,3 @@
-import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -196,9 +195,12 @@ public struct SystemFileSystem: VaultFileSystem {
                 if errno != 0 { throw Self.error("cannot list the directory", path) }
                 return names
             }
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-            }
+            // The name is read where it lies, up to its NUL: an entry is only as long as its name
+            // (d_reclen), so the declared size of d_name may run past the end of libc's buffer.
+            // A name that is not UTF-8 reads with U+FFFD (no stale-file name and no vault matches it then).
+            let start = UnsafeRawPointer(entry) + MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+            let name = String(decoding: UnsafeRawBufferPointer(start: start, count: strlen(start.assumingMemoryBound(to: CChar.self))),
+                              as: UTF8.self)
             if name != "." && name != ".." { names.append(name) }
         }
     }
