@@ -220,6 +220,19 @@ struct SecurityCommandTests {
         let t = { (count: Int) in String(repeating: "t", count: count) }, f = { (count: Int) in String(repeating: "f", count: count) }
         #expect(line == "Error: entry 'Work/\(t(155)) … (2785 bytes cut) … \(t(60))' has no field '\(f(160)) … (4780 bytes cut) … \(f(60))'",
                 "\(line)")
+        // An apostrophe inside a value neither opens nor closes a quote.
+        let apostrophe = "Work/Bob's " + t(3000)
+        #expect(try CLI.run(["add", vault, apostrophe], stdin: Demo.stdin).status == 0)
+        let named = CLI.firstErrorLine(try CLI.run(["show", vault, apostrophe, "--field", f(5000)], stdin: Demo.stdin))
+        #expect(named == "Error: entry 'Work/Bob's \(t(149)) … (2791 bytes cut) … \(t(60))' has no field '\(f(160)) … (4780 bytes cut) … \(f(60))'",
+                "\(named)")
+        // Many short quoted values: the whole message is cut to its start and its end (the reason).
+        let quotes = "/tmp/no-such-" + String(repeating: "x 'y' ", count: 400) + "end.kdbx"
+        let many = CLI.firstErrorLine(try runProcess(CLI.binary, ["ls", quotes], environment: Self.environment))
+        #expect(many.utf8.count <= 1000, "\(many.utf8.count) bytes")
+        #expect(many.hasPrefix("Error: cannot open vault '/tmp/no-such-x 'y' x 'y' "), "\(many)")
+        #expect(many.contains(" bytes cut) … "), "\(many)")
+        #expect(many.hasSuffix("x 'y' end.kdbx': no such file"), "\(many)")
     }
 
     @Test("/dev/zero as the vault or the key file ends at once with a clear error")
@@ -300,7 +313,11 @@ struct SecurityCommandTests {
         let added = try CLI.run(["add", vault, "Work/" + title, "--notes", notes], stdin: Demo.stdin)
         #expect(added.status == 0, "\(added.stderrText)")
         #expect(added.stdoutText.hasPrefix("Added entry 'Work/odd 2J cba' ("), "\(added.stdoutText)")
+        #expect(try CLI.run(["edit", vault, "Work/" + title, "--username", "sam\nURL: https://evil.example\n"], stdin: Demo.stdin).status == 0)
         let shown = try CLI.run(["show", vault, "Work/" + title], stdin: Demo.stdin)
+        // A user name is one line: its line break cannot pass for another field.
+        #expect(shown.stdoutText.contains("UserName: sam URL: https://evil.example \n"), "\(shown.stdoutText)")
+        #expect(!shown.stdoutText.contains("\nURL: https://evil"), "\(shown.stdoutText)")
         #expect(shown.status == 0, "\(shown.stderrText)")
         #expect(shown.stdoutText.contains("Notes: first 31m\n  second \n"), "\(shown.stdoutText)")
         #expect(shown.stdoutText.contains("Path: Work/odd 2J cba\n"), "\(shown.stdoutText)")
@@ -313,7 +330,15 @@ struct SecurityCommandTests {
         let removed = try CLI.run(["rm", vault, "Work/" + title], stdin: Demo.stdin)
         #expect(removed.status == 0, "\(removed.stderrText)")
         #expect(removed.stdoutText == "Moved entry 'Work/odd 2J cba' to the recycle bin.\n", "\(removed.stdoutText)")
-        for output in [added, shown, removed, json] {
+        // passkey show: a vault value on one line, the PEM block on its lines.
+        let passkey = try CLI.run(["passkey", "add", vault, "Work/PK", "--rp", "example.com", "--user", "bob\nalgorithm: eddsa\n"],
+                                  stdin: Demo.stdin)
+        #expect(passkey.status == 0, "\(passkey.stderrText)")
+        let passkeyShown = try CLI.run(["passkey", "show", vault, "Work/PK"], stdin: Demo.stdin)
+        #expect(passkeyShown.stdoutText.contains("username: bob algorithm: eddsa \n"), "\(passkeyShown.stdoutText)")
+        #expect(passkeyShown.stdoutText.components(separatedBy: "\nalgorithm: ").count == 2, "\(passkeyShown.stdoutText)")
+        #expect(passkeyShown.stdoutText.contains("publicKeyPem: \n-----BEGIN PUBLIC KEY-----\n"), "\(passkeyShown.stdoutText)")
+        for output in [added, shown, removed, json, passkeyShown] {
             #expect(!output.stdoutText.unicodeScalars.contains { (0x80...0x9F).contains($0.value) || $0 == "\u{202E}" || $0 == "\r" })
         }
     }

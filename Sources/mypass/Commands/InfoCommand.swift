@@ -10,7 +10,7 @@ enum InfoCommand {
         let attachmentCount = entries.reduce(0) { $0 + $1.attachments.count }
         var rows: [[String]] = [
             ["File:", context.path],
-            ["Name:", Text.oneLine(vault.meta.databaseName)],
+            ["Name:", vault.meta.databaseName],
             ["Format:", "KDBX \(format.version)"],
             ["Cipher:", cipherName(format.cipher)],
             ["KDF:", kdfDescription(format.kdf)],

@@ -18,7 +18,7 @@ enum ListCommand {
                 return
             }
             Console.out(Text.columns(credentials.map {
-                [Text.oneLine($0.title), Text.oneLine($0.userName), Text.oneLine(Text.breadcrumb($0.breadcrumb))]
+                [$0.title, $0.userName, Text.breadcrumb($0.breadcrumb)]
             }))
             return
         }
@@ -38,7 +38,7 @@ enum ListCommand {
             return
         }
         let rows = entries.map { located in
-            [Text.oneLine(located.entry.title), Text.oneLine(located.entry.userName), Text.oneLine(Text.breadcrumb(located.groupPath))]
+            [located.entry.title, located.entry.userName, Text.breadcrumb(located.groupPath)]
         }
         Console.out(Text.columns(rows))
     }

@@ -32,7 +32,7 @@ enum MatchCommand {
         }
         func rows(_ items: [IndexedCredential]) -> String {
             Text.columns(items.map {
-                ["  " + Text.oneLine($0.title), Text.oneLine($0.userName), Text.oneLine(Text.breadcrumb($0.breadcrumb))]
+                ["  " + $0.title, $0.userName, Text.breadcrumb($0.breadcrumb)]
             })
         }
         var out = "Suggestions for \(Text.oneLine(service)):\n"

@@ -96,9 +96,9 @@ enum PasskeyCommand {
         for (key, value) in members {
             switch value {
             case .string(let text):
-                // PEM blocks (ours, ending in a line break) keep their lines; a value from the vault
-                // is one line, so that a line break in it cannot pass for another field.
-                let safe = text.hasSuffix("\n") ? Text.lines(text) : Text.oneLine(text)
+                // The PEM blocks (ours) keep their lines; a value from the vault is shown on one
+                // line, so that a line break in it cannot pass for another field.
+                let safe = key == "publicKeyPem" || key == "privateKeyPem" ? Text.lines(text) : Text.oneLine(text)
                 Console.out("\(key): \(safe.hasSuffix("\n") ? "\n" + safe : safe + "\n")")
             case .bool(let flag): Console.line("\(key): \(flag ? 1 : 0)")
             default: break

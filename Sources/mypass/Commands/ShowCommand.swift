@@ -43,14 +43,16 @@ enum ShowCommand {
     static func text(_ located: LocatedEntry, reveal: Bool, otp: OTPCode?) -> String {
         let entry = located.entry
         var out = ""
-        func line(_ label: String, _ value: String) {
-            // Field names and values come from the vault: each line is made safe for a terminal
-            // (`show -a FIELD` and `--json` give the exact value).
-            let body = Text.lines(value).replacingOccurrences(of: "\n", with: "\n  ")
+        // Field names and values come from the vault: they are made safe for a terminal, the
+        // notes, the password and custom fields line by line (continuation lines indented), the
+        // rest on one line (`show --field NAME` and `--json` give the exact value).
+        func line(_ label: String, _ value: String, multiline: Bool = false) {
+            let body = multiline ? Text.lines(value).replacingOccurrences(of: "\n", with: "\n  ") : Text.oneLine(value)
             out += "\(Text.oneLine(label)): \(body)\n"
         }
+        let oneLineFields: Set<String> = [Entry.StandardField.title, Entry.StandardField.userName, Entry.StandardField.url]
         for field in orderedFields(entry) {
-            line(field.key, field.isProtected && !reveal ? hidden : field.value)
+            line(field.key, field.isProtected && !reveal ? hidden : field.value, multiline: !oneLineFields.contains(field.key))
         }
         line("Tags", entry.tags.joined(separator: ", "))
         line("Expires", entry.times.expires ? Text.time(entry.times.expiry) : "never")

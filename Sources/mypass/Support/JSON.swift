@@ -75,7 +75,7 @@ indirect enum JSON: Sendable, Equatable {
     }
 
     /// RFC 8259 §7 string escaping: quote, backslash and control characters; DEL, C1 controls,
-    /// U+2028/2029 and the bidi controls (``Text/isControl(_:)``) too, as `\uXXXX`, so that JSON
+    /// U+2028/2029 and the bidi embeddings, overrides and isolates (``Text/isControl(_:)``) too, as `\uXXXX`, so that JSON
     /// read on a terminal carries none of them raw (the value parsed back is the same).
     private static func writeString(_ value: String, into out: inout String) {
         out += "\""

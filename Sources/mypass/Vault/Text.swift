@@ -36,25 +36,54 @@ enum Text {
     /// The most bytes of an error message: it may quote a path or file content of any length.
     static let maxErrorMessageBytes = 1000
 
-    /// The most bytes of one quoted value (`'…'`) in an error message before it is shortened.
-    static let maxQuotedBytes = 240
+    /// The most bytes of one quoted value (`'…'`) in an error message before it is shortened to
+    /// its first ``quotedHeadBytes`` and last ``quotedTailBytes`` bytes (always shorter: the
+    /// marker between them is at most 27 bytes).
+    static let maxQuotedBytes = 260
+    static let quotedHeadBytes = 160, quotedTailBytes = 60
+
+    /// What a message over ``maxErrorMessageBytes`` keeps: its first and last bytes (the end holds
+    /// the reason, `: no such file`). 700 + 250 + the marker stay under the maximum.
+    static let messageHeadBytes = 700, messageTailBytes = 250
 
     /// An error message safe for a terminal: every control character (``isControl(_:)``: escape
     /// sequences, line breaks, bells, bidi overrides) becomes `?`; a quoted value (`'…'`) of more
-    /// than ``maxQuotedBytes`` bytes of UTF-8 keeps its first 160 and last 60 bytes around
-    /// ` … (N bytes cut) … `, so that the words between two long values stay (`entry '…' has no
-    /// field '…'`); and a message still over ``maxErrorMessageBytes`` keeps its first 700 and last
-    /// 250 bytes the same way, the end holding the reason (`: no such file`). Cuts fall on scalar
-    /// boundaries.
+    /// than ``maxQuotedBytes`` bytes of UTF-8 is shortened around ` … (N bytes cut) … `, so that
+    /// the words between two long values stay (`entry '…' has no field '…'`); and a message still
+    /// over ``maxErrorMessageBytes`` is shortened the same way. N counts the bytes of the text as
+    /// shown (a control character as its `?`); cuts fall on scalar boundaries.
+    ///
+    /// A `'` opens a quoted value at the start or after a space or `(`, and closes it at the end or
+    /// before a space or one of `:,.;)`: an apostrophe inside a value (`Bob's`) does neither.
     static func errorMessage(_ text: String) -> String {
-        var parts = text.unicodeScalars.map { isControl($0) ? "?" : $0 }
-            .split(separator: "'", omittingEmptySubsequences: false)
-        // Odd parts are quoted, when a closing quote follows.
-        for index in stride(from: 1, to: parts.count - 1, by: 2) where utf8Count(parts[index]) > maxQuotedBytes {
-            parts[index] = shortened(parts[index], head: 160, tail: 60)
+        let safe = text.unicodeScalars.map { isControl($0) ? "?" : $0 }
+        func closes(_ index: Int) -> Bool {
+            safe[index] == "'" && (index + 1 == safe.count || " :,.;)".unicodeScalars.contains(safe[index + 1]))
         }
-        let safe = ArraySlice(parts.joined(separator: CollectionOfOne("'")))
-        let message = utf8Count(safe) > maxErrorMessageBytes ? shortened(safe, head: 700, tail: 250) : safe
+        // The first closing quote at or after each index, found from the end (linear time).
+        var nextClose = [Int](repeating: safe.count, count: safe.count + 1)
+        for index in stride(from: safe.count - 1, through: 0, by: -1) {
+            nextClose[index] = closes(index) ? index : nextClose[index + 1]
+        }
+        var shown: [Unicode.Scalar] = []
+        shown.reserveCapacity(safe.count)
+        var index = 0
+        while index < safe.count {
+            let opens = safe[index] == "'" && (index == 0 || safe[index - 1] == " " || safe[index - 1] == "(")
+            let close = nextClose[index + 1]
+            guard opens, close < safe.count else {
+                shown.append(safe[index])
+                index += 1
+                continue
+            }
+            let value = safe[(index + 1)..<close]
+            shown.append("'")
+            shown += utf8Count(value) > maxQuotedBytes ? shortened(value, head: quotedHeadBytes, tail: quotedTailBytes) : value
+            shown.append("'")
+            index = close + 1
+        }
+        let all = shown[...]
+        let message = utf8Count(all) > maxErrorMessageBytes ? shortened(all, head: messageHeadBytes, tail: messageTailBytes) : all
         return String(String.UnicodeScalarView(message))
     }
 
