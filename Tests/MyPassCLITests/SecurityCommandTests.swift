@@ -318,6 +318,10 @@ struct SecurityCommandTests {
         // A user name is one line: its line break cannot pass for another field.
         #expect(shown.stdoutText.contains("UserName: sam URL: https://evil.example \n"), "\(shown.stdoutText)")
         #expect(!shown.stdoutText.contains("\nURL: https://evil"), "\(shown.stdoutText)")
+        #expect(shown.stderrText.contains("Note: control characters in these values are shown as spaces; --field NAME prints a value exactly."),
+                "\(shown.stderrText)")
+        let clean = try CLI.run(["show", vault, "Work/GitHub"], stdin: Demo.stdin)
+        #expect(clean.status == 0 && !clean.stderrText.contains("shown as spaces"), "\(clean.stderrText)")
         #expect(shown.status == 0, "\(shown.stderrText)")
         #expect(shown.stdoutText.contains("Notes: first 31m\n  second \n"), "\(shown.stdoutText)")
         #expect(shown.stdoutText.contains("Path: Work/odd 2J cba\n"), "\(shown.stdoutText)")

@@ -31,7 +31,11 @@ enum ShowCommand {
             Console.line(json(located, reveal: reveal, otp: otp).prettyPrinted)
             return
         }
-        Console.out(text(located, reveal: reveal, otp: otp))
+        let (view, altered) = text(located, reveal: reveal, otp: otp)
+        Console.out(view)
+        if altered {
+            Console.noteLine("Note: control characters in these values are shown as spaces; --field NAME prints a value exactly.")
+        }
     }
 
     /// The fields in display order: the five standard ones as KeePass orders them, then custom ones.
@@ -40,14 +44,17 @@ enum ShowCommand {
         return standard + entry.customFields
     }
 
-    static func text(_ located: LocatedEntry, reveal: Bool, otp: OTPCode?) -> String {
+    /// The text view, and whether a value shown in it had a control character made a space.
+    static func text(_ located: LocatedEntry, reveal: Bool, otp: OTPCode?) -> (text: String, altered: Bool) {
         let entry = located.entry
         var out = ""
+        var altered = false
         // Field names and values come from the vault: they are made safe for a terminal, the
         // notes, the password and custom fields line by line (continuation lines indented), the
         // rest on one line (`show --field NAME` and `--json` give the exact value).
         func line(_ label: String, _ value: String, multiline: Bool = false) {
             let body = multiline ? Text.lines(value).replacingOccurrences(of: "\n", with: "\n  ") : Text.oneLine(value)
+            altered = altered || value.unicodeScalars.contains { Text.isControl($0) && !(multiline && ($0 == "\n" || $0 == "\r")) }
             out += "\(Text.oneLine(label)): \(body)\n"
         }
         let oneLineFields: Set<String> = [Entry.StandardField.title, Entry.StandardField.userName, Entry.StandardField.url]
@@ -74,7 +81,7 @@ enum ShowCommand {
         } else if entry.hasOTP {
             line("OTP", "counter-based (HOTP) or unreadable; 'mypass totp' gives the next code")
         }
-        return out
+        return (out, altered)
     }
 
     static func json(_ located: LocatedEntry, reveal: Bool, otp: OTPCode?) -> JSON {
