@@ -13,6 +13,7 @@ enum Text {
     /// Lines of text (notes, a PEM block) safe for a terminal: line breaks (`\n`, `\r\n`) stay, as
     /// `\n`, and every other control character becomes a space, as in ``oneLine(_:)``.
     static func lines(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0 != "\n" && isControl($0) }) else { return text }
         let scalars = Array(text.unicodeScalars)
         var out = String.UnicodeScalarView()
         for (index, scalar) in scalars.enumerated() {
