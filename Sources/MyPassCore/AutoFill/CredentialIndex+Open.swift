@@ -128,7 +128,11 @@ extension CredentialIndex {
                     "Argon2 needs \(memory) bytes plus a working margin of \(options.workingMarginBytes) bytes; the budget is \(budget) bytes",
                     location: path, underlying: numbers)
             }
-            transformed = try codec { () throws(KDBXError) in try options.keyDerivation.transform(key, kdf, options.limits, nil) }
+            let header = reader.header
+            transformed = try codec { () throws(KDBXError) in
+                try options.keyDerivation.transformedKey(for: key, version: header.version, kdf: kdf, masterSeed: header.masterSeed,
+                                                         limits: options.limits, progress: nil)
+            }
             ran = true
         }
         let skim = try codec { () throws(KDBXError) in

@@ -31,7 +31,9 @@ extension VaultDocument {
     ///   `.fileChangedOnDisk` (the file changed and there is no merge handler, or it no longer opens
     ///   with our key: both versions intact), `.io` (a file operation or the lock failed),
     ///   `.verificationFailed` (the written file did not decrypt to the model), `.cancelled`,
-    ///   `.codec`. On any error the vault file is as it was and no temporary file is left behind.
+    ///   `.codec` (also for a challenge-response component that did not answer: a key with one is
+    ///   asked for the new seed before anything is written). On any error the vault file is as it
+    ///   was and no temporary file is left behind.
     /// - Complexity: one KDF run (two when the file changed on disk with a new seed), linear in the
     ///   vault's size otherwise; the file is streamed, never built whole in memory before the check.
     @discardableResult
@@ -84,8 +86,10 @@ extension VaultDocument {
         let plan: KDBXSavePlan
         let transformed: SecureBytes
         do throws(KDBXError) {
-            plan = try writer.prepare()
-            transformed = try options.keyDerivation.transform(key, plan.header.kdf, options.saveOptions.limits, progress)
+            plan = try writer.prepare(forChallengeResponse: key.hasChallengeResponse)
+            transformed = try options.keyDerivation.transformedKey(
+                for: key, version: plan.version, kdf: plan.header.kdf, masterSeed: plan.header.masterSeed,
+                limits: options.saveOptions.limits, progress: progress)
         } catch {
             throw CoreError(codecError: error)
         }

@@ -235,7 +235,9 @@ public struct VaultDocument: Sendable {
             if let cachedKey, cachedKey.isValid(for: kdf) {
                 transformed = cachedKey.transformedKey
             } else {
-                transformed = try options.keyDerivation.transform(key, kdf, options.limits, progress)
+                transformed = try options.keyDerivation.transformedKey(for: key, version: reader.header.version, kdf: kdf,
+                                                                       masterSeed: reader.header.masterSeed,
+                                                                       limits: options.limits, progress: progress)
             }
             let keys = try reader.keys(transformedKey: transformed)
             let vault = try reader.readVault(keys: keys)
