@@ -48,30 +48,47 @@ enum AgentClient {
         }
     }
 
-    /// The keys held for the vault at `path`, or `nil` (not held, no agent, any failure).
-    static func keys(forVault path: String) -> AgentKeys? {
+    /// The keys held for the vault at `path`, or `nil` (not held, no agent, any failure). A key
+    /// with a hardware key gets `challengeResponse` (the command line's) as that component, or
+    /// one that fails saying how to give it: the agent keeps the other components and the
+    /// transformed key, never a way to reach the hardware key.
+    static func keys(forVault path: String, challengeResponse: ChallengeResponseKey? = nil) -> AgentKeys? {
         guard let key = vaultKey(path) else { return nil }
         guard let response = try? exchange(AgentMessage(.get, fields: [AgentMessage.field(key)])),
-              response.code == AgentMessage.Response.ok.rawValue, response.fields.count == 5
-        else { return nil }
-        let flags = response.fields[1].count == 1 ? response.fields[1][0] : 0
-        guard let composite = try? CompositeKey(rawKey: response.fields[0], hasPassword: flags & 1 != 0,
-                                                hasKeyFile: flags & 2 != 0),
+              response.code == AgentMessage.Response.ok.rawValue, response.fields.count == 5,
+              let composite = compositeKey(response.fields[0], flags: response.fields[1], challengeResponse: challengeResponse),
               let kdf = kdfParameters(response.fields[3])
         else { return nil }
         return AgentKeys(compositeKey: composite,
                          cachedKey: CachedTransformedKey(transformedKey: response.fields[2], kdf: kdf))
     }
 
-    /// Hands a vault's keys to the agent for `timeoutSeconds` from the last use.
+    /// The composite key of a `get` answer: its 32-byte hash, or, with flag bit 2 (a hardware
+    /// key), its password and key-file components with `challengeResponse` as the hardware key.
+    static func compositeKey(_ field: SecureBytes, flags flagsField: SecureBytes,
+                             challengeResponse: ChallengeResponseKey?) -> CompositeKey? {
+        let flags = flagsField.count == 1 ? flagsField[0] : 0
+        guard flags & 4 != 0 else {
+            return try? CompositeKey(rawKey: field, hasPassword: flags & 1 != 0, hasKeyFile: flags & 2 != 0)
+        }
+        let component = challengeResponse ?? .unavailable(
+            "the key has a hardware key, and the command line gives none; give --yubikey SLOT[:SERIAL], "
+                + "--challenge-response-secret-file FILE or --challenge-response-command COMMAND")
+        return try? CompositeKey(fixedComponents: field, hasPassword: flags & 1 != 0, hasKeyFile: flags & 2 != 0,
+                                 challengeResponse: component)
+    }
+
+    /// Hands a vault's keys to the agent for `timeoutSeconds` from the last use. A key with a
+    /// hardware key goes as its other components (flag bit 2) and the transformed key, which
+    /// stands for the response while the file keeps its seed.
     /// - Throws: ``AgentError``.
     static func store(vault path: String, key: CompositeKey, cachedKey: CachedTransformedKey,
                       timeoutSeconds: UInt64) throws(AgentError) {
         guard let vault = vaultKey(path) else { throw .unavailable("cannot resolve \(path)") }
-        let flags = UInt8(key.hasPassword ? 1 : 0) | UInt8(key.hasKeyFile ? 2 : 0)
+        let flags = UInt8(key.hasPassword ? 1 : 0) | UInt8(key.hasKeyFile ? 2 : 0) | UInt8(key.hasChallengeResponse ? 4 : 0)
         let response = try exchange(AgentMessage(.put, fields: [
-            AgentMessage.field(vault), key.rawKey, SecureBytes([flags]), cachedKey.transformedKey,
-            kdfField(cachedKey.kdf), AgentMessage.field(timeoutSeconds),
+            AgentMessage.field(vault), key.hasChallengeResponse ? key.fixedComponents : key.rawKey, SecureBytes([flags]),
+            cachedKey.transformedKey, kdfField(cachedKey.kdf), AgentMessage.field(timeoutSeconds),
         ]))
         guard response.code == AgentMessage.Response.ok.rawValue else { throw .protocolError("the agent did not take the key") }
     }

@@ -11,16 +11,21 @@ import MyPassBytes
 ///
 /// request  code   fields                                      response fields (code 0 = ok)
 /// 'S' status      —                                           (path, seconds-left:u64le)*
-/// 'G' get         path                                        composite-key(32) flags(1)
-///                                                             transformed-key(32) kdf seconds-left:u64le
-/// 'P' put         path composite-key(32) flags(1)             —
-///                 transformed-key(32) kdf timeout-seconds:u64le
-/// 'K' update key  path transformed-key(32) kdf                —
+/// 'G' get         path                                        composite-key flags(1)
+///                                                             transformed-key kdf seconds-left:u64le
+/// 'P' put         path composite-key flags(1)                 —
+///                 transformed-key kdf timeout-seconds:u64le
+/// 'K' update key  path transformed-key kdf                    —
 /// 'L' lock        path, or no field for every vault           count:u64le
 ///
 /// response codes: 0 ok, 1 not held, 2 refused (another user), 3 bad request
 /// path   = the vault's real path (symbolic links resolved), UTF-8
-/// flags  = bit 0: the composite key has a password, bit 1: it has a key file
+/// flags  = bit 0: the composite key has a password, bit 1: it has a key file,
+///          bit 2: it has a challenge-response component (a hardware key)
+/// composite-key = its 32-byte hash; with flag bit 2, its password and key-file
+///          components instead (0, 32 or 64 bytes), to which a response is added
+/// transformed-key = 32 bytes; 64 for a KDBX 3.1 vault with a challenge-response
+///          component (SHA-256 of the response, then the KDF output)
 /// kdf    = the KDF parameters the transformed key was derived for, as a KDBX 4
 ///          VariantDictionary (header field 11), seed included
 /// ```
@@ -49,6 +54,13 @@ struct AgentMessage {
         case refused = 2
         case badRequest = 3
     }
+
+    /// Whether `field` can be a `put`'s composite key: 32 bytes (its hash), or 0 or 64 (the
+    /// components of a key with a hardware key; 32 is one component too).
+    static func isCompositeKeyField(_ field: SecureBytes) -> Bool { field.count <= 64 && field.count % 32 == 0 }
+
+    /// Whether `field` can be a transformed key: 32 bytes, or 64 (KDBX 3.1 with a hardware key).
+    static func isTransformedKeyField(_ field: SecureBytes) -> Bool { field.count == 32 || field.count == 64 }
 
     /// The request or response code.
     var code: UInt8

@@ -143,8 +143,8 @@ final class AgentServer {
                 AgentMessage.field(UInt64(held.timeout.components.seconds)),
             ])
         case .put:
-            guard request.fields.count == 6, let path = request.text(0), request.fields[1].count == 32,
-                  request.fields[2].count == 1, request.fields[3].count == 32,
+            guard request.fields.count == 6, let path = request.text(0), AgentMessage.isCompositeKeyField(request.fields[1]),
+                  request.fields[2].count == 1, AgentMessage.isTransformedKeyField(request.fields[3]),
                   let seconds = request.uint64(5), seconds >= 1, seconds <= AgentClient.maxTimeoutSeconds
             else { return AgentMessage(.badRequest) }
             guard vaults[path] != nil || vaults.count < Self.maxVaults else { return AgentMessage(.badRequest) }
@@ -156,7 +156,7 @@ final class AgentServer {
             hadVaults = true
             return AgentMessage(.ok)
         case .updateKey:
-            guard request.fields.count == 3, let path = request.text(0), request.fields[1].count == 32 else {
+            guard request.fields.count == 3, let path = request.text(0), AgentMessage.isTransformedKeyField(request.fields[1]) else {
                 return AgentMessage(.badRequest)
             }
             guard var held = vaults[path] else { return AgentMessage(.notHeld) }

@@ -1,13 +1,14 @@
 /// The specification of every `mypass` command: names, arguments, options and help.
 enum CommandSpecs {
-    /// `--keyfile`, `--no-password` and `--quiet`, on every command that opens a vault.
+    /// `--keyfile`, `--no-password`, `--quiet`, the agent, the KDF limit and the hardware key
+    /// (`--yubikey` and the like), on every command that opens a vault.
     static let keyOptions: [OptionSpec] = [
         .option("keyfile", short: "k", "path", "Key file to combine with the master password (or to use alone with --no-password)."),
         .flag("no-password", "Open with the key file alone: do not read a master password."),
         .flag("quiet", short: "q", "Silence the password prompts, progress and notes (errors and warnings still show)."),
         .flag("no-agent", "Do not use the agent's unlocked keys (as MYPASS_NO_AGENT=1)."),
         .option("max-kdf-rounds", "n", "Open a vault whose AES-KDF asks for more than 200,000,000 rounds (the default limit), up to n."),
-    ]
+    ] + ChallengeResponseOptions.specs
 
     static let vault = PositionalSpec(
         name: "vault", help: "The KeePass vault file (.kdbx); may be left out when MYPASS_VAULT or the config file names one.")
@@ -253,22 +254,26 @@ enum CommandSpecs {
             .option("generate-keyfile", "path", "Write a new key file (KeePass XML 2.0 with its hash) and use it."),
             .flag("no-password", "No master password: the key file alone opens the vault."),
             .option("name", "text", "The database and root group name (default: the file name without extension)."),
-        ] + FileSettingsOptions.specs)
+        ] + FileSettingsOptions.specs + ChallengeResponseOptions.specs)
 
     static let passwd = CommandSpec(
-        name: "passwd", abstract: "Change the vault's master password or key file; the old key no longer opens it.",
+        name: "passwd", abstract: "Change the vault's master password, key file or hardware key; the old key no longer opens it.",
         discussion: """
             The current key is read as for every command; then the new password, asked twice on a
             terminal. From a pipe: the first line is the current password, the next the new one, and
             a repeated line after it is taken as the confirmation. Without --new-keyfile or
-            --remove-keyfile, the current --keyfile stays part of the key.
+            --remove-keyfile, the current --keyfile stays part of the key; likewise the current
+            hardware key (--yubikey and the like) stays unless --new-yubikey,
+            --new-challenge-response-secret-file, --new-challenge-response-command or
+            --remove-challenge-response is given. A new hardware key is asked for the new challenge
+            when the vault is saved.
             """,
         positionals: [vault],
         options: [
             .option("new-keyfile", "path", "Use this key file in the new key."),
             .flag("remove-keyfile", "No key file in the new key."),
-            .flag("new-no-password", "No password in the new key (a key file is then needed)."),
-        ] + keyOptions)
+            .flag("new-no-password", "No password in the new key (a key file or a hardware key is then needed)."),
+        ] + ChallengeResponseOptions.newSpecs + keyOptions)
 
     static let importFile = CommandSpec(
         name: "import", abstract: "Import another manager's export into the vault (as a group named after the file), or into a new vault.",

@@ -34,9 +34,10 @@ enum CreateCommand {
         let noPassword = parsed.flag("no-password")
         let keyFile = parsed.value("keyfile"), generated = parsed.value("generate-keyfile")
         if keyFile != nil && generated != nil { throw parsed.usageError("Give --keyfile or --generate-keyfile, not both") }
-        if noPassword && keyFile == nil && generated == nil {
-            throw parsed.usageError("--no-password needs --keyfile or --generate-keyfile")
+        if noPassword && keyFile == nil && generated == nil && !ChallengeResponseOptions.isGiven(parsed) {
+            throw parsed.usageError("--no-password needs --keyfile or --generate-keyfile (or a hardware key: --yubikey and the like)")
         }
+        let challengeResponse = try ChallengeResponseOptions.key(parsed)
         if FileManager.default.fileExists(atPath: path) || (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil {
             throw CLIError.failure("cannot create '\(path)': a file is already there; nothing was written")
         }
@@ -75,7 +76,7 @@ enum CreateCommand {
             generatedKeyFile = (generated, SecureBytes(keyFileContents!))
         }
         do {
-            let key = try CompositeKey(password: password, keyFileContents: keyFileContents)
+            let key = try CompositeKey(password: password, keyFileContents: keyFileContents, challengeResponse: challengeResponse)
             return Request(settings: settings, key: key, generatedKeyFile: generatedKeyFile)
         } catch {
             throw CommandLineTool.map(error)

@@ -19,22 +19,25 @@ struct VaultContext {
         set { document.vault = newValue }
     }
 
-    /// Opens the `<vault>` of `parsed` with the master password (unless `--no-password`) and
-    /// `--keyfile`; when `readsEntryPassword` also reads the entry password after the master one.
+    /// Opens the `<vault>` of `parsed` with the master password (unless `--no-password`),
+    /// `--keyfile` and a hardware key (``ChallengeResponseOptions``); when `readsEntryPassword`
+    /// also reads the entry password after the master one.
     /// A command that changes the vault passes `forWriting`: a read-only file or directory is then
     /// refused before any password is asked. Unless `usesAgent` is false, `--no-agent` is given
     /// or `MYPASS_NO_AGENT=1`, keys the agent holds for the vault open it without a prompt.
     ///
     /// - Returns: the context and the entry password when one was read.
-    /// - Throws: `CLIError` with exit 1 (missing file, unreadable key file, read-only vault), 3
-    ///   (wrong key) or 4 (corrupted or unsupported).
+    /// - Throws: `CLIError` with exit 1 (missing file, unreadable key file, read-only vault, a
+    ///   hardware key the agent's key has but the command line does not give, for a command that
+    ///   saves), 3 (wrong key, a hardware key that did not answer) or 4 (corrupted or unsupported).
     static func open(_ parsed: ParsedArguments, readsEntryPassword: Bool = false,
                      forWriting: Bool = false, usesAgent: Bool = true) throws -> (VaultContext, ProtectedString?) {
         let path = parsed.required("vault")
         let noPassword = parsed.flag("no-password")
-        if noPassword && parsed.value("keyfile") == nil {
-            throw parsed.usageError("--no-password needs --keyfile")
+        if noPassword && parsed.value("keyfile") == nil && !ChallengeResponseOptions.isGiven(parsed) {
+            throw parsed.usageError("--no-password needs --keyfile (or a hardware key: --yubikey and the like)")
         }
+        let challengeResponse = try ChallengeResponseOptions.key(parsed)
         _ = try readableFile(path, what: "vault")
         if forWriting {
             do {
@@ -49,7 +52,11 @@ struct VaultContext {
         }
         defer { if keyFileContents != nil { wipe(&keyFileContents!) } }
         let options = try documentOptions(parsed)
-        if usesAgent && AgentClient.isEnabled(parsed), let context = try openWithAgent(path, options: options) {
+        if usesAgent && AgentClient.isEnabled(parsed),
+           let context = try openWithAgent(path, options: options, challengeResponse: challengeResponse) {
+            if forWriting && context.document.key.hasChallengeResponse && challengeResponse == nil {
+                throw CLIError.failure("cannot change '\(path)': its key has a hardware key, which every save asks again (a save draws a new challenge); give --yubikey SLOT[:SERIAL], --challenge-response-secret-file FILE or --challenge-response-command COMMAND as to unlock it")
+            }
             let entryPassword = readsEntryPassword ? try SecretReader.readSecret(prompt: "Entry password: ", what: "entry password") : nil
             return (context, entryPassword)
         }
@@ -57,7 +64,7 @@ struct VaultContext {
         let entryPassword = readsEntryPassword ? try SecretReader.readNewSecret(prompt: "Entry password: ", what: "entry password") : nil
         let key: CompositeKey
         do {
-            key = try CompositeKey(password: password, keyFileContents: keyFileContents)
+            key = try CompositeKey(password: password, keyFileContents: keyFileContents, challengeResponse: challengeResponse)
         } catch {
             throw CommandLineTool.map(error, file: path)
         }
@@ -67,7 +74,7 @@ struct VaultContext {
                 try VaultDocument.open(path, key: key, options: options, progress: progress)
             }
         } catch let error as CoreError {
-            throw CommandLineTool.map(error, file: path)
+            throw hintingHardwareKey(CommandLineTool.map(error, file: path), given: challengeResponse != nil)
         }
         reportStaleFiles(removed: document.removedStaleFiles, left: document.staleFilesLeft)
         return (VaultContext(path: path, document: document), entryPassword)
@@ -79,8 +86,11 @@ struct VaultContext {
     /// key; when it no longer opens the file the agent forgets it and `nil` sends the caller back
     /// to the prompt.
     /// - Throws: `CLIError` for failures that asking again would not cure (a corrupted file).
-    static func openWithAgent(_ path: String, options: VaultDocument.Options = VaultDocument.Options()) throws -> VaultContext? {
-        guard let held = AgentClient.keys(forVault: path) else { return nil }
+    /// A key with a hardware key opens without it while the file keeps the seed the kept key was
+    /// derived for; after another client's save it needs `challengeResponse` (the command line's).
+    static func openWithAgent(_ path: String, options: VaultDocument.Options = VaultDocument.Options(),
+                              challengeResponse: ChallengeResponseKey? = nil) throws -> VaultContext? {
+        guard let held = AgentClient.keys(forVault: path, challengeResponse: challengeResponse) else { return nil }
         let document: VaultDocument
         do {
             document = try Progress.runKDF("Unlocking \(displayName(path))…") { progress throws(CoreError) -> VaultDocument in
@@ -105,11 +115,17 @@ struct VaultContext {
     /// - Throws: `CLIError` (exit 1) `cannot save 'PATH': reason`.
     mutating func save() throws {
         let report: VaultDocument.SaveReport
+        if document.key.hasChallengeResponse {
+            Console.noteLine("Note: saving '\(path)' draws a new challenge: the hardware key is asked again.")
+        }
         do {
             report = try Progress.runKDF("Saving \(VaultContext.displayName(path))…") { progress throws(CoreError) -> VaultDocument.SaveReport in
                 try document.save(progress: progress)
             }
         } catch let error as CoreError {
+            if let codec = error.underlying as? KDBXError, codec.code == .missingKeyComponent {
+                throw CLIError.failure("cannot save '\(path)': the hardware key did not answer (\(codec.reason)); nothing was written")
+            }
             throw CLIError.failure("cannot save '\(path)': \(error.description)")
         }
         if fromAgent { AgentClient.update(vault: path, cachedKey: document.cachedKey) }
@@ -121,6 +137,16 @@ struct VaultContext {
             for line in merged { Console.noteLine("  \(line)") }
         }
         for warning in report.warnings { Console.errLine("Warning: \(warning)") }
+    }
+
+    /// A wrong-key error with the hint that the vault may also need a hardware key and how to give
+    /// one, when none was `given`, or naming it among the suspects when one was (exit status 3 as
+    /// before); other errors as they are.
+    static func hintingHardwareKey(_ error: CLIError, given: Bool) -> CLIError {
+        let wrong = "wrong password or key file"
+        guard error.exitCode == .wrongKey, error.message.hasSuffix(wrong) else { return error }
+        if given { return CLIError(.wrongKey, error.message.dropLast(wrong.count) + "wrong password, key file or hardware key") }
+        return CLIError(.wrongKey, error.message + "; " + ChallengeResponseOptions.hint)
     }
 
     /// Names the temporary files of interrupted saves that an open found beside the vault: a
