@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 extension Subprocess {
-    /// What ``capture(_:_:input:environment:)`` got from a helper.
+    /// What ``capture(_:_:environment:)`` got from a helper.
     struct Captured {
         /// The exit status (-1 when it could not start, or died of a signal).
         var status: Int32
@@ -25,18 +25,16 @@ extension Subprocess {
 
     /// Runs `executable arguments...` to its end with both output streams captured (the
     /// challenge-response helpers: `ykchalresp`, a user's response command), read side by side
-    /// so that neither pipe fills; no other descriptor of ours reaches it.
-    /// - Parameters:
-    ///   - input: written to its standard input, which then closes (`nil`: `/dev/null`).
-    ///   - environment: variables added to ours (`nil`: ours as they are).
-    static func capture(_ executable: String, _ arguments: [String], input: [UInt8]? = nil,
-                        environment: [String: String]? = nil) -> Captured {
+    /// so that neither pipe fills; its standard input is `/dev/null`, and no other descriptor of
+    /// ours reaches it.
+    /// - Parameter environment: variables added to ours (`nil`: ours as they are).
+    static func capture(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) -> Captured {
         let limit = 64 << 10
         markInheritedDescriptorsCloseOnExec()
-        var inputPipe: [Int32] = [-1, -1], outputPipe: [Int32] = [-1, -1], errorPipe: [Int32] = [-1, -1]
+        var outputPipe: [Int32] = [-1, -1], errorPipe: [Int32] = [-1, -1]
         guard pipe(&outputPipe) == 0 else { return Captured(status: -1, output: SecureBytes(), errorText: "") }
-        guard pipe(&errorPipe) == 0, input == nil || pipe(&inputPipe) == 0 else {
-            for fd in outputPipe + errorPipe + inputPipe where fd >= 0 { close(fd) }
+        guard pipe(&errorPipe) == 0 else {
+            for fd in outputPipe where fd >= 0 { close(fd) }
             return Captured(status: -1, output: SecureBytes(), errorText: "")
         }
         #if canImport(Darwin)
@@ -46,14 +44,10 @@ extension Subprocess {
         #endif
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        if input != nil {
-            posix_spawn_file_actions_adddup2(&actions, inputPipe[0], 0)
-        } else {
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, outputPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errorPipe[1], 2)
-        for fd in inputPipe + outputPipe + errorPipe where fd > 2 { posix_spawn_file_actions_addclose(&actions, fd) }
+        for fd in outputPipe + errorPipe where fd > 2 { posix_spawn_file_actions_addclose(&actions, fd) }
         var variables = ProcessInfo.processInfo.environment
         for (name, value) in environment ?? [:] { variables[name] = value }
         var envp: [UnsafeMutablePointer<CChar>?] = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -62,15 +56,12 @@ extension Subprocess {
         defer { for pointer in argv { free(pointer) } }
         var pid = pid_t()
         let spawned = posix_spawn(&pid, executable, &actions, nil, &argv, &envp)
-        for fd in [inputPipe[0], outputPipe[1], errorPipe[1]] where fd >= 0 { close(fd) }
+        close(outputPipe[1])
+        close(errorPipe[1])
         guard spawned == 0 else {
-            for fd in [inputPipe[1], outputPipe[0], errorPipe[0]] where fd >= 0 { close(fd) }
+            close(outputPipe[0])
+            close(errorPipe[0])
             return Captured(status: -1, output: SecureBytes(), errorText: "")
-        }
-        if let input {
-            // A short line: it fits the pipe's buffer, so writing before reading cannot block.
-            input.withUnsafeBytes { raw in _ = write(inputPipe[1], raw.baseAddress, raw.count) }
-            close(inputPipe[1])
         }
         var output = SecureBytes()
         var errorBytes: [UInt8] = []

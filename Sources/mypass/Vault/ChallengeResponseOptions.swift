@@ -157,15 +157,15 @@ struct YubiKeyResponder: Sendable {
 }
 
 /// `--challenge-response-command COMMAND`: the response from any tool, through `/bin/sh -c
-/// COMMAND`. The command gets the challenge as hex in `MYPASS_CHALLENGE` (and as a line on its
-/// standard input), and the 64 bytes a YubiKey takes (`YubiKeyChallenge.padded`) as hex in
-/// `MYPASS_CHALLENGE_PADDED`; it prints the 20-byte response as 40 hex digits.
+/// COMMAND`. The command gets the challenge as hex in `MYPASS_CHALLENGE`, and the 64 bytes a
+/// YubiKey takes (`YubiKeyChallenge.padded`) as hex in `MYPASS_CHALLENGE_PADDED`; its standard
+/// input is `/dev/null`; it prints the 20-byte response as 40 hex digits.
 enum CommandResponder {
     static func response(to challenge: [UInt8], command: String) throws(KDBXError) -> SecureBytes {
         let padded = try YubiKeyChallenge.padded(challenge)
         Console.note("Running the challenge-response command…\n")
         let result = Subprocess.capture(
-            "/bin/sh", ["-c", command], input: Array((challenge.hexString + "\n").utf8),
+            "/bin/sh", ["-c", command],
             environment: ["MYPASS_CHALLENGE": challenge.hexString, "MYPASS_CHALLENGE_PADDED": padded.hexString])
         if Interrupt.isRequested { throw KDBXError(.cancelled, "the challenge-response was interrupted") }
         guard result.status == 0 else {
