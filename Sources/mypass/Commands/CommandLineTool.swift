@@ -102,6 +102,10 @@ package enum CommandLineTool {
                 Console.out(ManualPage.render())
                 return
             }
+            if path == ["--markdown"] {
+                Console.out(CommandReference.render())
+                return
+            }
             let (spec, rest) = try resolve(path)
             guard rest.isEmpty else { throw CLIError.usage("Unknown subcommand '\(rest[0])' of '\(spec.name)'", spec) }
             Console.out(spec.helpText)
