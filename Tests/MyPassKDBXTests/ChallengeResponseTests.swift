@@ -171,6 +171,23 @@ struct ChallengeResponseTests {
         #expect(recorder.challenges.count == 8)  // one per save (the reopens use a key of their own)
     }
 
+    @Test("a plan for a challenge-response key never has a challenge ending in 0x20 or 0x00; other plans do, 2 in 256",
+          arguments: [0, 1])
+    func plansDrawPaddingNeutralChallenges(_ index: Int) throws {
+        let (name, password, version) = Self.saves[index]
+        let vault = try KDBXCodec.open(try TestVectors.bytes("kdbx/" + name + ".kdbx"),
+                                       key: try CompositeKey(password: ProtectedString(password), keyFileContents: nil))
+        let writer = KDBXWriter(vault: vault, options: KDBXSaveOptions())
+        func challenge(_ plan: KDBXSavePlan) -> [UInt8] { version.isKDBX4 ? plan.header.kdf.seed : plan.header.masterSeed }
+        // 3,000 plain plans miss both bytes with probability (254/256)^3000, about 6e-11.
+        var neutral = 0
+        for _ in 0..<3000 {
+            #expect(YubiKeyChallenge.isPaddingNeutral(challenge(try writer.prepare(forChallengeResponse: true))))
+            if YubiKeyChallenge.isPaddingNeutral(challenge(try writer.prepare())) { neutral += 1 }
+        }
+        #expect(neutral < 3000)
+    }
+
     @Test("a responder that fails or is cancelled stops the open and the save before any KDF; nothing is written")
     func failingResponder() throws {
         let file = try TestVectors.bytes("kdbx/thirdparty/keepass-rs/test_db_few_rounds.kdbx")
