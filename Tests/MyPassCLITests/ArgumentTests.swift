@@ -78,7 +78,7 @@ struct ArgumentTests {
         UsageCase(arguments: ["add", "v.kdbx", "Work/X", "--field", "novalue"], message: "Error: The value 'novalue' is invalid for '--field': expected NAME=VALUE", usagePrefix: "Usage: mypass add"),
         UsageCase(arguments: ["add", "v.kdbx", "Work/X", "--expires", "tomorrow"], message: "Error: The value 'tomorrow' is invalid for '--expires': expected YYYY-MM-DD, YYYY-MM-DDTHH:MM:SSZ or never", usagePrefix: "Usage: mypass add"),
         UsageCase(arguments: ["edit", "v.kdbx", "Work/X"], message: "Error: Nothing to change: give at least one option such as --username", usagePrefix: "Usage: mypass edit"),
-        UsageCase(arguments: ["ls", "v.kdbx", "--no-password"], message: "Error: --no-password needs --keyfile", usagePrefix: "Usage: mypass ls"),
+        UsageCase(arguments: ["ls", "v.kdbx", "--no-password"], message: "Error: --no-password needs --keyfile or a hardware key (--yubikey and the like)", usagePrefix: "Usage: mypass ls"),
     ]
 
     @Test("usage errors exit 2 with the message and the usage", arguments: usageCases)

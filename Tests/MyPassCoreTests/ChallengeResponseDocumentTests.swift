@@ -128,7 +128,8 @@ struct ChallengeResponseDocumentTests {
         try TestVaultFile.write(to: url)
         var document = try VaultDocument.open(url.path, key: try TestVaultFile.key())
         let first = TestHardwareKey()
-        document.changeKey(to: try document.key.replacingChallengeResponse(with: ChallengeResponseKey(first)), now: now)
+        document.changeKey(to: try CompositeKey(password: "correct horse", keyFileContents: nil,
+                                                challengeResponse: ChallengeResponseKey(first)), now: now)
         try document.save()
         #expect(first.challenges == [try challenge(of: url)])
         #expect(throws: CoreError(.wrongKey)) { try VaultDocument.open(url.path, key: try TestVaultFile.key()) }

@@ -215,12 +215,19 @@ struct ChallengeResponseTests {
     func components() throws {
         let software = ChallengeResponseKey.hmacSHA1(secret: SecureBytes([UInt8](repeating: 9, count: 20)))
         let plain = try CompositeKey(password: "pw", keyFileContents: nil)
-        let withKey = try plain.replacingChallengeResponse(with: software)
+        // A key without the component keeps its components' hash alone (no password hash while
+        // a vault is unlocked), so it cannot take one; build it again instead.
+        #expect(plain.fixedComponents.isEmpty)
+        #expect(throws: KDBXError(.missingKeyComponent)) { try plain.replacingChallengeResponse(with: software) }
+        let withKey = try CompositeKey(password: "pw", keyFileContents: nil, challengeResponse: software)
         #expect(withKey.hasChallengeResponse && withKey.hasPassword && !withKey.hasKeyFile)
         #expect(withKey.fixedComponents.unsafeArray == SHA256.hash(Array("pw".utf8)))
         #expect(withKey.rawKey == plain.rawKey)
+        let other = ChallengeResponseKey.hmacSHA1(secret: SecureBytes([UInt8](repeating: 8, count: 20)))
+        let replaced = try withKey.replacingChallengeResponse(with: other)
+        #expect(replaced.hasChallengeResponse && replaced.fixedComponents == withKey.fixedComponents)
         let removed = try withKey.replacingChallengeResponse(with: nil)
-        #expect(!removed.hasChallengeResponse && removed.rawKey == plain.rawKey)
+        #expect(!removed.hasChallengeResponse && removed.rawKey == plain.rawKey && removed.fixedComponents.isEmpty)
         let kept = try CompositeKey(rawKey: plain.rawKey, hasPassword: true, hasKeyFile: false)
         #expect(throws: KDBXError(.missingKeyComponent)) { try kept.replacingChallengeResponse(with: software) }
         let alone = try CompositeKey(password: nil, keyFileContents: nil, challengeResponse: software)

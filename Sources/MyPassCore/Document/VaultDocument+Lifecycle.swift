@@ -85,8 +85,8 @@ extension VaultDocument {
     }
 
     /// Replaces the composite key (a new master password, key file, challenge-response component,
-    /// or several; `CompositeKey.replacingChallengeResponse(with:)` adds, replaces or removes a
-    /// hardware key and keeps the rest): the next
+    /// or several; `CompositeKey.replacingChallengeResponse(with:)` replaces or removes the
+    /// hardware key of a key that has one and keeps the rest): the next
     /// ``save(progress:)`` encrypts the file with `newKey` under fresh seeds, after which the old
     /// key no longer opens it. `Meta/MasterKeyChanged` is set to `now` and a pending
     /// `MasterKeyChangeForceOnce` is cleared, as KeePass's Change Master Key does.

@@ -11,8 +11,9 @@ import MyPassCrypto
 ///
 /// A challenge-response component (``challengeResponse``, a YubiKey's HMAC-SHA1 slot) is answered
 /// per file, for the file's own challenge: ``MasterKeys/transformedKey(compositeKey:version:kdf:masterSeed:limits:progress:transform:)``
-/// asks it and folds the response in as the version requires. The key keeps its other components
-/// (``fixedComponents``), which the KDBX 4 composite key hashes with the response's.
+/// asks it and folds the response in as the version requires. Such a key also keeps its other
+/// components (``fixedComponents``), which the KDBX 4 composite key hashes with each new response;
+/// a key without one keeps their hash alone.
 public struct CompositeKey: Sendable, CustomStringConvertible {
     /// SHA-256 of the concatenated password and key-file components (32 bytes): the whole
     /// composite key when there is no challenge-response component, and the one the KDF takes in
@@ -24,8 +25,9 @@ public struct CompositeKey: Sendable, CustomStringConvertible {
     public let hasKeyFile: Bool
     /// The challenge-response component, or `nil` when the key has none.
     public let challengeResponse: ChallengeResponseKey?
-    /// The password and key-file components, 32 bytes each, in order (0, 32 or 64 bytes); empty
-    /// for a key rebuilt from its hash alone (``init(rawKey:hasPassword:hasKeyFile:)``).
+    /// The password and key-file components, 32 bytes each, in order (0, 32 or 64 bytes), kept
+    /// only while the key has a challenge-response component (a save hashes them with the new
+    /// response); empty otherwise, so that an unlocked vault without one holds no password hash.
     public let fixedComponents: SecureBytes
 
     /// Whether a challenge-response component is part of the key.
@@ -121,22 +123,24 @@ public struct CompositeKey: Sendable, CustomStringConvertible {
         self.hasPassword = hasPassword
         self.hasKeyFile = hasKeyFile
         self.challengeResponse = challengeResponse
-        fixedComponents = joined
+        fixedComponents = challengeResponse == nil ? SecureBytes() : joined
     }
 
     /// The same password and key-file components with `challengeResponse` as the
-    /// challenge-response component (`nil`: none), as a key change adds, replaces or removes it.
-    /// - Throws: ``KDBXError`` `.missingKeyComponent` when the key was rebuilt from its hash alone
-    ///   (``init(rawKey:hasPassword:hasKeyFile:)``) and so cannot take a new component, or when
-    ///   no component would be left.
+    /// challenge-response component instead (`nil`: none), as a key change replaces or removes
+    /// it. To add one to a key without one, build the key again from the password and key file
+    /// (``init(password:keyFileContents:challengeResponse:)``): such a key keeps their hash alone.
+    /// - Throws: ``KDBXError`` `.missingKeyComponent` when the key has no challenge-response
+    ///   component and one is given, or when no component would be left.
     public func replacingChallengeResponse(with challengeResponse: ChallengeResponseKey?) throws(KDBXError) -> CompositeKey {
-        guard let challengeResponse else {
-            guard hasPassword || hasKeyFile else { throw KDBXError(.missingKeyComponent, "no key component would be left") }
-            guard hasChallengeResponse else { return self }
-            return CompositeKey(joined: fixedComponents, hasPassword: hasPassword, hasKeyFile: hasKeyFile, challengeResponse: nil)
+        guard hasChallengeResponse else {
+            guard challengeResponse == nil else {
+                throw KDBXError(.missingKeyComponent, "this key keeps its components' hash alone; build it again with the hardware key to add one")
+            }
+            return self
         }
-        guard fixedComponents.count == 32 * ((hasPassword ? 1 : 0) + (hasKeyFile ? 1 : 0)) else {
-            throw KDBXError(.missingKeyComponent, "this key was kept as its hash alone; enter it again to add a component")
+        guard challengeResponse != nil || hasPassword || hasKeyFile else {
+            throw KDBXError(.missingKeyComponent, "no key component would be left")
         }
         return CompositeKey(joined: fixedComponents, hasPassword: hasPassword, hasKeyFile: hasKeyFile,
                             challengeResponse: challengeResponse)

@@ -35,7 +35,7 @@ enum CreateCommand {
         let keyFile = parsed.value("keyfile"), generated = parsed.value("generate-keyfile")
         if keyFile != nil && generated != nil { throw parsed.usageError("Give --keyfile or --generate-keyfile, not both") }
         if noPassword && keyFile == nil && generated == nil && !ChallengeResponseOptions.isGiven(parsed) {
-            throw parsed.usageError("--no-password needs --keyfile or --generate-keyfile (or a hardware key: --yubikey and the like)")
+            throw parsed.usageError("--no-password needs --keyfile, --generate-keyfile or a hardware key (--yubikey and the like)")
         }
         let challengeResponse = try ChallengeResponseOptions.key(parsed)
         if FileManager.default.fileExists(atPath: path) || (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil {

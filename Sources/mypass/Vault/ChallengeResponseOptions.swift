@@ -77,8 +77,8 @@ enum ChallengeResponseOptions {
     }
 
     /// How to give a hardware key, for the wrong-key message.
-    static let hint = "if the vault also needs a hardware key (a YubiKey challenge-response, as KeePassXC and KeePassium add), "
-        + "give --yubikey SLOT[:SERIAL], --challenge-response-secret-file FILE or --challenge-response-command COMMAND"
+    static let hint = "if it also needs a hardware key (YubiKey challenge-response), give --yubikey SLOT[:SERIAL], "
+        + "--challenge-response-secret-file FILE or --challenge-response-command COMMAND"
 
     /// An HMAC-SHA1 secret file: 40 hex digits (spaces and line breaks around or between them
     /// allowed), or exactly 20 bytes taken as they are. The bytes go to wiping storage.

@@ -35,7 +35,7 @@ struct VaultContext {
         let path = parsed.required("vault")
         let noPassword = parsed.flag("no-password")
         if noPassword && parsed.value("keyfile") == nil && !ChallengeResponseOptions.isGiven(parsed) {
-            throw parsed.usageError("--no-password needs --keyfile (or a hardware key: --yubikey and the like)")
+            throw parsed.usageError("--no-password needs --keyfile or a hardware key (--yubikey and the like)")
         }
         let challengeResponse = try ChallengeResponseOptions.key(parsed)
         _ = try readableFile(path, what: "vault")
