@@ -29,6 +29,28 @@ extension Vault {
         return out
     }
 
+    /// The paths of the entries whose title `title` probably meant, best first, at most `limit`:
+    /// the same title (any case), then titles at most one edit away (two for titles of eight
+    /// characters or more), Levenshtein distance with case ignored; ties keep `entries`' order.
+    public static func titleSuggestions(for title: String, among entries: [LocatedEntry], limit: Int = 3) -> [String] {
+        let typed = Array(title.lowercased())
+        let allowed = typed.count < 8 ? 1 : 2
+        var scored: [(distance: Int, index: Int, path: String)] = []
+        for (index, located) in entries.enumerated() {
+            let letters = Array(located.entry.title.lowercased())
+            guard abs(letters.count - typed.count) <= allowed,
+                  let distance = editDistance(typed, letters, atMost: allowed) else { continue }
+            scored.append((distance, index, displayPath(located.path)))
+        }
+        scored.sort { ($0.distance, $0.index) < ($1.distance, $1.index) }
+        var out: [String] = []
+        for item in scored where !out.contains(item.path) {
+            out.append(item.path)
+            if out.count == limit { break }
+        }
+        return out
+    }
+
     /// `; did you mean 'A' or 'B'?` for a not-found message, or `""` without suggestions.
     static func didYouMean(_ suggestions: [String]) -> String {
         guard !suggestions.isEmpty else { return "" }

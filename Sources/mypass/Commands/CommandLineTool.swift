@@ -25,6 +25,7 @@ package enum CommandLineTool {
         "rmdir": RemoveGroupCommand.run,
         "totp": TOTPCommand.run,
         "match": MatchCommand.run,
+        "attachment ls": AttachmentCommand.list,
         "attachment export": AttachmentCommand.export,
         "attachment import": AttachmentCommand.importFile,
         "attachment rm": AttachmentCommand.remove,
@@ -100,6 +101,10 @@ package enum CommandLineTool {
             }
             if path == ["--man"] {
                 Console.out(ManualPage.render())
+                return
+            }
+            if path == ["help"] || path == ["--help"] || path == ["-h"] {
+                Console.out(CommandSpecs.help.helpText)
                 return
             }
             let (spec, rest) = try resolve(path)

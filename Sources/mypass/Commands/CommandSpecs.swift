@@ -12,7 +12,7 @@ enum CommandSpecs {
     static let vault = PositionalSpec(
         name: "vault", help: "The KeePass vault file (.kdbx); may be left out when MYPASS_VAULT or the config file names one.")
     static let entry = PositionalSpec(
-        name: "entry", help: "An entry: its path (Work/Email/GitHub; \\/ is a / in a name, \\\\ a backslash) or its UUID (32 hex digits).")
+        name: "entry", help: "An entry: its path (Work/Email/GitHub; \\/ is a / in a name, \\\\ a backslash), its title alone when no other entry outside the recycle bin has it (GitHub), or its UUID (32 hex digits).")
 
     /// Options shared by `add` and `edit`.
     static let entryEditOptions: [OptionSpec] = [
@@ -52,9 +52,10 @@ enum CommandSpecs {
             --group and --search together list the entries that satisfy both. Entries in the
             recycle bin are listed only when its group is selected. The breadcrumb (Work > Email)
             is for reading; commands take paths with / (Work/Email/GitHub), as --paths prints them
-            (a / inside a name is written \\/, a backslash \\\\).
+            (a / inside a name is written \\/, a backslash \\\\). A GROUP after the vault is one
+            more --group.
             """,
-        positionals: [vault],
+        positionals: [vault, PositionalSpec(name: "group", help: "Only entries in this group and its subgroups (as --group).", isOptional: true)],
         options: [
             .option("group", "path", repeatable: true, "Only entries in this group and its subgroups (Work/Email)."),
             .option("search", "text", "Only entries whose title, user name, URL or tags contain the text."),
@@ -68,11 +69,12 @@ enum CommandSpecs {
         options: [.flag("json", "Print JSON: an array of {uuid, name, path, entries}.")] + keyOptions)
 
     static let show = CommandSpec(
-        name: "show", abstract: "Show an entry's fields, attachments and current TOTP code.",
+        name: "show", abstract: "Show an entry's fields and attachments; protected values and the TOTP code only when asked.",
         positionals: [vault, entry],
         options: [
-            .flag("reveal", "Show protected values (the password...) instead of hiding them."),
-            .option("field", "name", "Print this field's value alone (protected values included)."),
+            .flag("reveal", "Show protected values (the password, the current TOTP code...) instead of hiding them."),
+            .flag("totp", short: "t", "Show the current TOTP code (as keepassxc-cli show -t); other protected values stay hidden."),
+            .option("field", "name", "Print this field's value alone (protected values included; the name in any case: username)."),
             .flag("json", "Print JSON."),
             .option("time", "unix-seconds", "Compute the TOTP code at this time instead of now."),
         ] + keyOptions)
@@ -130,11 +132,16 @@ enum CommandSpecs {
             .option("budget", "size", "Memory budget: bytes, or a number with KB, MB, GB, KiB, MiB or GiB (50MB)."),
         ] + keyOptions)
 
+    static let attachmentList = CommandSpec(
+        name: "attachment ls", abstract: "List an entry's attachments: name and size.",
+        positionals: [vault, entry],
+        options: [.flag("json", "Print JSON: an array of {name, size} (size in bytes).")] + keyOptions)
+
     static let attachmentExport = CommandSpec(
-        name: "attachment export", abstract: "Write an attachment to a file, or to stdout without FILE.",
+        name: "attachment export", abstract: "Write an attachment to a file (never over one without --force), or to stdout without FILE.",
         positionals: [vault, entry, PositionalSpec(name: "name", help: "The attachment's name."),
                       PositionalSpec(name: "file", help: "Where to write it (default: standard output).", isOptional: true)],
-        options: keyOptions)
+        options: [.flag("force", "Replace FILE when it exists.")] + keyOptions)
 
     static let attachmentImport = CommandSpec(
         name: "attachment import", abstract: "Attach a file to an entry under NAME (replacing one with that name).",
@@ -148,8 +155,8 @@ enum CommandSpecs {
         options: keyOptions)
 
     static let attachment = CommandSpec(
-        name: "attachment", abstract: "Export, import or remove an entry's attachments.",
-        subcommands: [attachmentExport, attachmentImport, attachmentRemove])
+        name: "attachment", abstract: "List, export, import or remove an entry's attachments.",
+        subcommands: [attachmentList, attachmentExport, attachmentImport, attachmentRemove])
 
     static let export = CommandSpec(
         name: "export", abstract: "Print the whole vault: the JSON manifest, KeePass's plain XML or KeePassXC's CSV (secrets in clear).",
@@ -227,7 +234,7 @@ enum CommandSpecs {
             """,
         positionals: [vault, entry],
         options: [
-            .option("field", "name", "Copy this field instead of the password."),
+            .option("field", "name", "Copy this field instead of the password (the name in any case: username)."),
             .flag("totp", "Copy the current TOTP code."),
             .option("timeout", "seconds", "Clear the clipboard after this long (default 30; 0: never)."),
             .flag("osc52", "Write the OSC 52 terminal escape instead of using a clipboard tool."),
@@ -301,6 +308,17 @@ enum CommandSpecs {
             .option("history-max-items", "n", "Most history items per entry (-1: no limit)."),
             .option("history-max-size", "size", "Most history bytes per entry (-1: no limit)."),
         ] + keyOptions)
+
+    /// `mypass help`: not a command of ``all`` (it opens no vault), described for `help help`.
+    static let help = CommandSpec(
+        name: "help", abstract: "Show the command list, a command's help, or the manual page.",
+        discussion: """
+            'mypass help COMMAND [SUBCOMMAND]' prints what 'mypass COMMAND [SUBCOMMAND] --help'
+            prints; 'mypass help --man' prints the manual page made from every command's help
+            (read it with: mypass help --man | man -l -).
+            """,
+        positionals: [PositionalSpec(name: "subcommand", help: "The command (and subcommand) to describe.", isOptional: true)],
+        options: [.flag("man", "Print the manual page (roff).")])
 
     /// Every top-level command, in the order `mypass --help` lists them.
     static let all: [CommandSpec] = [
