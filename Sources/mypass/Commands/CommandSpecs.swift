@@ -268,7 +268,9 @@ enum CommandSpecs {
             The current key is read as for every command; then the new password, asked twice on a
             terminal. From a pipe: the first line is the current password, the next the new one, and
             a repeated line after it is taken as the confirmation. Without --new-keyfile or
-            --remove-keyfile, the current --keyfile stays part of the key.
+            --remove-keyfile, the current --keyfile stays part of the key. The current key is asked
+            even when the agent holds the vault; the agent then gets the new key (for the same
+            timeout), and a note says so.
             """,
         positionals: [vault],
         options: [

@@ -37,7 +37,9 @@ enum SecretReader {
     /// - Throws: `CLIError` (exit 1) when standard input ends before any byte of the line, fails,
     ///   or gives more than ``maxSecretBytes`` bytes without a line break.
     /// - Parameter what: what is read, for the message when nothing comes (`password`, `entry password`).
-    static func readSecret(prompt: String, what: String = "password") throws(CLIError) -> ProtectedString {
+    /// - Parameter missingHint: how to give it, for the message when standard input (not a
+    ///   terminal) has no line for it; the default hints suit the master and entry passwords.
+    static func readSecret(prompt: String, what: String = "password", missingHint: String? = nil) throws(CLIError) -> ProtectedString {
         let interactive = Console.isTerminal(0)
         var saved = termios()
         var echoOff = false
@@ -94,6 +96,7 @@ enum SecretReader {
         }
         byte = 0
         if !sawNewline && bytes.isEmpty {
+            if let missingHint, !interactive { throw .failure("no \(what) on standard input (\(missingHint))") }
             if what != "password" {
                 throw .failure(interactive ? "no \(what) entered" : "no \(what) on standard input (one line each, in this order: the master password, the entry password, each --protected-field-prompt value)")
             }

@@ -20,7 +20,8 @@ struct VaultContext {
     }
 
     /// Opens the `<vault>` of `parsed` with the master password (unless `--no-password`) and
-    /// `--keyfile`; when `readsEntryPassword` also reads the entry password after the master one.
+    /// `--keyfile`; when `readsEntryPassword` also reads the entry password after the master one
+    /// (or alone, when the agent's keys open the vault), asked twice on a terminal either way.
     /// A command that changes the vault passes `forWriting`: a read-only file or directory is then
     /// refused before any password is asked. Unless `usesAgent` is false, `--no-agent` is given
     /// or `MYPASS_NO_AGENT=1`, keys the agent holds for the vault open it without a prompt.
@@ -50,7 +51,8 @@ struct VaultContext {
         defer { if keyFileContents != nil { wipe(&keyFileContents!) } }
         let options = try documentOptions(parsed)
         if usesAgent && AgentClient.isEnabled(parsed), let context = try openWithAgent(path, options: options) {
-            let entryPassword = readsEntryPassword ? try SecretReader.readSecret(prompt: "Entry password: ", what: "entry password") : nil
+            // Asked twice on a terminal, as on the prompt path below: a typo is never saved silently.
+            let entryPassword = readsEntryPassword ? try SecretReader.readNewSecret(prompt: "Entry password: ", what: "entry password") : nil
             return (context, entryPassword)
         }
         let password = noPassword ? nil : try SecretReader.readSecret(prompt: "Password for \(displayName(path)): ")
