@@ -16,6 +16,16 @@ enum SecretReader {
     /// with no line break (`< /dev/zero`) must end in an error, not fill the memory.
     static let maxSecretBytes = 64 * 1024
 
+    private static let inputTaken = LockedState<String?>(nil)
+
+    /// Says that standard input was used up by something else (an import from `-`) with no
+    /// terminal to ask on: a secret that is then missing fails with `reason` instead of the usual
+    /// hint about one line per secret.
+    static func setInputTaken(_ reason: String) { inputTaken.withLock { $0 = reason } }
+
+    /// The reason given to ``setInputTaken(_:)``, or nil.
+    static var inputTakenReason: String? { inputTaken.withLock { $0 } }
+
     /// Reads a new secret (an entry password, a protected field): on a terminal it is asked twice
     /// and the two must match; otherwise it is the next line of standard input.
     ///
@@ -96,6 +106,7 @@ enum SecretReader {
         }
         byte = 0
         if !sawNewline && bytes.isEmpty {
+            if !interactive, let taken = inputTakenReason { throw .failure("no \(what) can be read: \(taken)") }
             if let missingHint, !interactive { throw .failure("no \(what) on standard input (\(missingHint))") }
             if what != "password" {
                 throw .failure(interactive ? "no \(what) entered" : "no \(what) on standard input (one line each, in this order: the master password, the entry password, each --protected-field-prompt value)")
