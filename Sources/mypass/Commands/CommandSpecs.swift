@@ -66,7 +66,10 @@ enum CommandSpecs {
     static let groups = CommandSpec(
         name: "groups", abstract: "Show the group tree.",
         positionals: [vault],
-        options: [.flag("json", "Print JSON: an array of {uuid, name, path, entries}.")] + keyOptions)
+        options: [
+            .flag("json", "Print JSON: an array of {uuid, name, path, entries}."),
+            .flag("paths", "Print each group's path as commands take it (Work/Email), one per line, the root left out."),
+        ] + keyOptions)
 
     static let show = CommandSpec(
         name: "show", abstract: "Show an entry's fields and attachments; protected values and the TOTP code only when asked.",
@@ -283,12 +286,18 @@ enum CommandSpecs {
         name: "import", abstract: "Import another manager's export into the vault (as a group named after the file), or into a new vault.",
         discussion: """
             FILE is read whole and checked before anything is asked or written: a bad file gives an
-            error naming its line and the vault is untouched. With --create, VAULT is made as
-            'mypass create' makes it (the same options) and the entries go below its root.
+            error naming its line and the vault is untouched. Without --from the format comes from
+            FILE's extension (.xml, .csv, .json) and its first bytes (an XML declaration or
+            <KeePassFile>, a JSON object, KeePassXC's CSV header), the content winning; a note
+            says which was chosen. FILE '-' is standard input: the password is then asked on the
+            terminal, and the group is named 'Import' unless --group names it. A Bitwarden export's
+            passkeys become KeePassXC passkey fields (one per entry); a warning names each item
+            whose passkey could not be kept. With --create, VAULT is made as 'mypass create' makes
+            it (the same options) and the entries go below its root.
             """,
-        positionals: [vault, PositionalSpec(name: "file", help: "The export to read.")],
+        positionals: [vault, PositionalSpec(name: "file", help: "The export to read ('-': standard input).")],
         options: [
-            .option("from", "keepass-xml|keepassxc-csv|bitwarden-json", "The export's format."),
+            .option("from", "keepass-xml|keepassxc-csv|bitwarden-json", "The export's format (default: detected from FILE's extension and content)."),
             .flag("create", "Create VAULT (it must not exist) instead of importing into it."),
             .option("generate-keyfile", "path", "With --create: write a new key file and use it."),
             .option("name", "text", "With --create: the database name (default: VAULT's file name)."),
