@@ -110,9 +110,12 @@ enum ArgumentParser {
         return .run(parsed)
     }
 
-    /// Whether a word given where the vault goes is one: an existing file, or a name ending in `.kdbx`.
+    /// Whether a word given where the vault goes is one: an existing file (not a directory), or
+    /// a name ending in `.kdbx`.
     private static func names(aVault word: String) -> Bool {
-        word.lowercased().hasSuffix(".kdbx") || FileManager.default.fileExists(atPath: word)
+        var isDirectory: ObjCBool = false
+        return word.lowercased().hasSuffix(".kdbx")
+            || (FileManager.default.fileExists(atPath: word, isDirectory: &isDirectory) && !isDirectory.boolValue)
     }
 
     /// `-x`, `--xyz`, `--`; but not `-` (standard input) or a negative number (`-5`).

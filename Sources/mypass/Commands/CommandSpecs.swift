@@ -57,7 +57,7 @@ enum CommandSpecs {
             """,
         positionals: [vault, PositionalSpec(name: "group", help: "Only entries in this group and its subgroups (as --group).", isOptional: true)],
         options: [
-            .option("group", "path", repeatable: true, "Only entries in this group and its subgroups (Work/Email)."),
+            .option("group", "group", repeatable: true, "Only entries in this group and its subgroups (Work/Email)."),
             .option("search", "text", "Only entries whose title, user name, URL or tags contain the text."),
             .flag("json", "Print JSON: an array of {uuid, title, username, url, path, tags}."),
             .flag("paths", "Print each entry's path as commands take it (Work/Email/GitHub), one per line (a control character in a name shows as a space: give such an entry by its UUID, from --json)."),
@@ -301,7 +301,7 @@ enum CommandSpecs {
             .flag("create", "Create VAULT (it must not exist) instead of importing into it."),
             .option("generate-keyfile", "path", "With --create: write a new key file and use it."),
             .option("name", "text", "With --create: the database name (default: VAULT's file name)."),
-            .option("group", "name", "Without --create: the new group's name (default: FILE's name without extension)."),
+            .option("group", "name", "Without --create: the new group's name (default: FILE's name without extension; 'Import' for standard input)."),
         ] + FileSettingsOptions.specs + keyOptions)
 
     static let settings = CommandSpec(
