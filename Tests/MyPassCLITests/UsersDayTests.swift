@@ -108,9 +108,9 @@ struct UsersDayTests {
         #expect(try succeeds(["show", vault, "Work/GitHub", "--field", "tokens"]).stdoutText.hasPrefix("ghp_"))
         let typo = try mypass(["show", vault, "Work/GitHub", "--field", "usrname"])
         #expect(typo.status == 1)
-        #expect(CLI.firstErrorLine(typo) == "Error: entry 'Work/GitHub': no field 'usrname'; did you mean 'UserName'?")
+        #expect(CLI.firstErrorLine(typo) == "Error: entry 'Work/GitHub' has no field 'usrname'; did you mean 'UserName'?")
         let unknown = try mypass(["clip", vault, "Work/GitHub", "--field", "pin", "--osc52"])
-        #expect(CLI.firstErrorLine(unknown) == "Error: entry 'Work/GitHub': no field 'pin'; its fields: 'Title', 'UserName', 'Password', 'URL', 'Notes', 'otp', 'Tokens'")
+        #expect(CLI.firstErrorLine(unknown) == "Error: entry 'Work/GitHub' has no field 'pin'; its fields: 'Title', 'UserName', 'Password', 'URL', 'Notes', 'otp', 'Tokens'")
         let clipped = try succeeds(["clip", vault, "Work/GitHub", "--field", "url", "--osc52", "--timeout", "0"])
         #expect(clipped.stdoutText == "\u{1B}]52;c;" + Data("https://github.com/login".utf8).base64EncodedString() + "\u{07}")
     }

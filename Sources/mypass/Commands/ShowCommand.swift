@@ -48,6 +48,8 @@ enum ShowCommand {
     static func field(_ name: String, of located: LocatedEntry) throws(CLIError) -> EntryField {
         do {
             return try located.entry.resolveField(named: name)
+        } catch where error.code == .notFound {
+            throw .failure("entry '\(Vault.displayPath(located.path))' has \(error.reason)")
         } catch {
             throw .failure("entry '\(Vault.displayPath(located.path))': \(error.reason)")
         }
