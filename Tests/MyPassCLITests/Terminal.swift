@@ -113,6 +113,13 @@ final class Terminal {
         return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
     }()
 
+    /// Waits for `prompt`, then types `text` and Enter.
+    func answer(_ prompt: String, with text: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try expect(prompt, sourceLocation: sourceLocation)
+        try type(text)
+        try press("Enter")
+    }
+
     /// `text` in single quotes for `sh -c`.
     static func quoted(_ text: String) -> String {
         "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"

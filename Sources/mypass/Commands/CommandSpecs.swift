@@ -25,7 +25,7 @@ enum CommandSpecs {
         .option("protected-field", "name=value", repeatable: true, "A custom field kept protected (hidden)."),
         .option("protected-field-prompt", "name", repeatable: true,
                 "Read a protected field's value like a password (after the master and entry passwords), not from the command line."),
-        .flag("password-prompt", "Read the entry's password like the master password, after it (asked twice on a terminal)."),
+        .flag("password-prompt", "Read the entry's password like the master password, after it (asked twice on a terminal, also when the agent holds the vault)."),
         .flag("generate", "Set a generated password (see --length and the character-class flags)."),
         .option("attach", "file", repeatable: true, "Attach a file under its own name (replaces one with that name)."),
     ] + generatorOptions
@@ -179,8 +179,11 @@ enum CommandSpecs {
         discussion: """
             bash: eval "$(mypass completion bash)" (or save it in ~/.local/share/bash-completion/completions/mypass);
             zsh: mypass completion zsh > ~/.zfunc/_mypass (a directory in $fpath); fish: mypass completion fish >
-            ~/.config/fish/completions/mypass.fish. Entry paths are completed when the vault opens without a
-            prompt (a key file with --no-password); nothing is ever asked while completing.
+            ~/.config/fish/completions/mypass.fish. Entry paths (<entry>) and group paths (<group>, <path>,
+            --group) are completed when the vault opens without a prompt (the agent holds it, or a key file
+            with --no-password), in the form commands take them (CI\\/CD/deploy key goes in quoted for the
+            shell); nothing is ever asked while completing. Options complete with the values they list
+            (--format, --kdf, --cipher, --from...), key files and other file arguments with file names.
             """,
         positionals: [PositionalSpec(name: "shell", help: "bash, zsh or fish.")])
 
@@ -254,8 +257,10 @@ enum CommandSpecs {
         name: "create", abstract: "Create a new vault (KeePass 2's defaults, the KDF calibrated to 1 s); never over a file.",
         discussion: """
             The new vault gets a root group named after it (or --name) and the recycle bin KeePass
-            creates on the first delete. The password is asked twice on a terminal; from a pipe it is
-            the first line (a repeated second line is taken as the confirmation).
+            creates on the first delete. The directory VAULT goes into (and --generate-keyfile's) is
+            checked first: a missing or read-only one fails before anything is asked or calibrated.
+            The password is asked twice on a terminal; from a pipe it is the first line (a repeated
+            second line is taken as the confirmation).
             """,
         positionals: [vault],
         options: [
