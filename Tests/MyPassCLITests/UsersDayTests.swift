@@ -146,7 +146,7 @@ struct UsersDayTests {
     func smallGaps() throws {
         let help = try succeeds(["help", "help"]).stdoutText
         #expect(help.hasPrefix("OVERVIEW: Show the command list, a command's help, or the manual page.\n"))
-        #expect(help.contains("USAGE: mypass help [<subcommand>] [--man]"))
+        #expect(help.contains("USAGE: mypass help [<subcommand>] [--man] [--markdown]"))
         #expect(try succeeds(["help", "--help"]).stdoutText == help)
         let byOption = try succeeds(["ls", vault, "--group", "Work"]).stdoutText
         #expect(try succeeds(["ls", vault, "Work"]).stdoutText == byOption)

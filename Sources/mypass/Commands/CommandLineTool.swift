@@ -9,7 +9,7 @@ import MyPassKDBX
 /// The `mypass` entry point: picks the command, parses its arguments, runs it and maps every
 /// failure to one stderr line and an exit code.
 package enum CommandLineTool {
-    static let version = "0.1.0"
+    static let version = "0.3.0-dev"
 
     /// The handler for each runnable command, by its full name (`attachment export`).
     static let handlers: [String: @Sendable (ParsedArguments) throws -> Void] = [
@@ -105,6 +105,10 @@ package enum CommandLineTool {
             }
             if path == ["help"] || path == ["--help"] || path == ["-h"] {
                 Console.out(CommandSpecs.help.helpText)
+                return
+            }
+            if path == ["--markdown"] {
+                Console.out(CommandReference.render())
                 return
             }
             let (spec, rest) = try resolve(path)

@@ -331,10 +331,14 @@ enum CommandSpecs {
         discussion: """
             'mypass help COMMAND [SUBCOMMAND]' prints what 'mypass COMMAND [SUBCOMMAND] --help'
             prints; 'mypass help --man' prints the manual page made from every command's help
-            (read it with: mypass help --man | man -l -).
+            (read it with: mypass help --man | man -l -), 'mypass help --markdown' the user
+            guide's command reference, made from the same help.
             """,
         positionals: [PositionalSpec(name: "subcommand", help: "The command (and subcommand) to describe.", isOptional: true)],
-        options: [.flag("man", "Print the manual page (roff).")])
+        options: [
+            .flag("man", "Print the manual page (roff)."),
+            .flag("markdown", "Print the command reference of docs/user-guide.md (Markdown)."),
+        ])
 
     /// Every top-level command, in the order `mypass --help` lists them.
     static let all: [CommandSpec] = [
@@ -365,7 +369,7 @@ enum CommandSpecs {
         text += HelpFormatter.row("-h, --help", "Show help information.")
         text += "\nSUBCOMMANDS:\n"
         for command in all { text += HelpFormatter.row(command.name, command.abstract) }
-        text += HelpFormatter.row("help", "Show subcommand help information (help --man: the manual page).")
+        text += HelpFormatter.row("help", "Show subcommand help information (help --man: the manual page; help --markdown: the user guide's command reference).")
         text += "\n  See 'mypass help <subcommand>' for detailed help.\n"
         return text
     }
