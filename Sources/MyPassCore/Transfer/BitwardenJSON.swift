@@ -12,8 +12,8 @@ import MyPassKDBX
 /// `otpauth://` URI); custom fields keep their names, hidden ones protected, linked ones hold the
 /// name of the field they point to; card and identity values become custom fields
 /// (`Card Number`, `Card Code`... protected where secret); favorites get the tag `Favorite`; a
-/// login's passkeys (`fido2Credentials`) go into KeePassXC's passkey fields
-/// (``addPasskeys(_:to:name:warnings:)``), and the ones that cannot be are named in warnings.
+/// login's passkeys (`fido2Credentials`) go into KeePassXC's passkey fields (`KPEX_PASSKEY_*`),
+/// and the ones that cannot be are named in warnings.
 public enum BitwardenJSON {
     /// Reads an export into a tree (see the type's description).
     /// - Parameters:

@@ -1,5 +1,5 @@
 extension VaultImport {
-    /// How ``detectFormat(fileName:bytes:)`` chose a format.
+    /// How ``VaultImport/detectFormat(fileName:bytes:)`` chose a format.
     public struct Detection: Sendable, Equatable {
         /// The format chosen.
         public var format: Format
