@@ -55,7 +55,8 @@ enum SecretReader {
         var echoOff = false
         var previousHandlers: [(@convention(c) (Int32) -> Void)?] = []
         if interactive {
-            Console.note(Text.errorMessage(prompt))
+            // Echo goes off (TCSAFLUSH drops what was typed before, echoed) and only then the
+            // prompt shows, as readpassphrase(3) does: what is typed after the prompt is kept.
             if tcgetattr(0, &saved) == 0 {
                 var silent = saved
                 silent.c_lflag &= ~tcflag_t(ECHO)
@@ -66,8 +67,9 @@ enum SecretReader {
             }
             if !echoOff {
                 // Even under --quiet: the user must know before typing.
-                Console.err("\nWarning: could not turn off the terminal's echo: what you type will show.\n")
+                Console.err("Warning: could not turn off the terminal's echo: what you type will show.\n")
             }
+            Console.note(Text.errorMessage(prompt))
         }
         defer {
             if echoOff && !restoreTerminal(&saved) {
