@@ -12,6 +12,8 @@ struct AgentKeys {
     var compositeKey: CompositeKey
     /// The transformed key and the KDF parameters it belongs to (no KDF while the seed stays).
     var cachedKey: CachedTransformedKey
+    /// The vault's timeout, in seconds from its last use (`passwd` hands the new key over with it).
+    var timeoutSeconds: UInt64?
 }
 
 /// What `mypass` commands ask of the agent (``AgentServer``). Every call that is not an explicit
@@ -60,7 +62,8 @@ enum AgentClient {
               let kdf = kdfParameters(response.fields[3])
         else { return nil }
         return AgentKeys(compositeKey: composite,
-                         cachedKey: CachedTransformedKey(transformedKey: response.fields[2], kdf: kdf))
+                         cachedKey: CachedTransformedKey(transformedKey: response.fields[2], kdf: kdf),
+                         timeoutSeconds: response.uint64(4))
     }
 
     /// The composite key of a `get` answer: its 32-byte hash, or, with flag bit 2 (a hardware

@@ -24,7 +24,11 @@ struct CommandSpec: Sendable {
         for positional in positionals {
             parts.append(positional.isOptional ? "[<\(positional.name)>]" : "<\(positional.name)>")
         }
-        for option in options where option.long != "help" {
+        // Required options first and without brackets, as swift-argument-parser shows them.
+        for option in options where option.isRequired {
+            parts.append("\(option.synopsis)\(option.isRepeatable ? " ..." : "")")
+        }
+        for option in options where option.long != "help" && !option.isRequired {
             parts.append("[\(option.synopsis)\(option.isRepeatable ? " ..." : "")]")
         }
         return parts.joined(separator: " ")

@@ -30,6 +30,7 @@ package enum CommandLineTool {
         "rmdir": RemoveGroupCommand.run,
         "totp": TOTPCommand.run,
         "match": MatchCommand.run,
+        "attachment ls": AttachmentCommand.list,
         "attachment export": AttachmentCommand.export,
         "attachment import": AttachmentCommand.importFile,
         "attachment rm": AttachmentCommand.remove,
@@ -117,6 +118,10 @@ package enum CommandLineTool {
             }
             if path == ["--man"] {
                 Console.out(ManualPage.render())
+                return
+            }
+            if path == ["help"] || path == ["--help"] || path == ["-h"] {
+                Console.out(CommandSpecs.help.helpText)
                 return
             }
             if path == ["--markdown"] {

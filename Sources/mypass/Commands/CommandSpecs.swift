@@ -13,7 +13,7 @@ enum CommandSpecs {
     static let vault = PositionalSpec(
         name: "vault", help: "The KeePass vault file (.kdbx); may be left out when MYPASS_VAULT or the config file names one.")
     static let entry = PositionalSpec(
-        name: "entry", help: "An entry: its path (Work/Email/GitHub; \\/ is a / in a name, \\\\ a backslash) or its UUID (32 hex digits).")
+        name: "entry", help: "An entry: its path (Work/Email/GitHub; \\/ is a / in a name, \\\\ a backslash), its title alone when no other entry outside the recycle bin has it (GitHub), or its UUID (32 hex digits).")
 
     /// Options shared by `add` and `edit`.
     static let entryEditOptions: [OptionSpec] = [
@@ -26,7 +26,7 @@ enum CommandSpecs {
         .option("protected-field", "name=value", repeatable: true, "A custom field kept protected (hidden)."),
         .option("protected-field-prompt", "name", repeatable: true,
                 "Read a protected field's value like a password (after the master and entry passwords), not from the command line."),
-        .flag("password-prompt", "Read the entry's password like the master password, after it (asked twice on a terminal)."),
+        .flag("password-prompt", "Read the entry's password like the master password, after it (asked twice on a terminal, also when the agent holds the vault)."),
         .flag("generate", "Set a generated password (see --length and the character-class flags)."),
         .option("attach", "file", repeatable: true, "Attach a file under its own name (replaces one with that name)."),
     ] + generatorOptions
@@ -53,11 +53,12 @@ enum CommandSpecs {
             --group and --search together list the entries that satisfy both. Entries in the
             recycle bin are listed only when its group is selected. The breadcrumb (Work > Email)
             is for reading; commands take paths with / (Work/Email/GitHub), as --paths prints them
-            (a / inside a name is written \\/, a backslash \\\\).
+            (a / inside a name is written \\/, a backslash \\\\). A GROUP after the vault is one
+            more --group.
             """,
-        positionals: [vault],
+        positionals: [vault, PositionalSpec(name: "group", help: "Only entries in this group and its subgroups (as --group).", isOptional: true)],
         options: [
-            .option("group", "path", repeatable: true, "Only entries in this group and its subgroups (Work/Email)."),
+            .option("group", "group", repeatable: true, "Only entries in this group and its subgroups (Work/Email)."),
             .option("search", "text", "Only entries whose title, user name, URL or tags contain the text."),
             .flag("json", "Print JSON: an array of {uuid, title, username, url, path, tags}."),
             .flag("paths", "Print each entry's path as commands take it (Work/Email/GitHub), one per line (a control character in a name shows as a space: give such an entry by its UUID, from --json)."),
@@ -66,14 +67,18 @@ enum CommandSpecs {
     static let groups = CommandSpec(
         name: "groups", abstract: "Show the group tree.",
         positionals: [vault],
-        options: [.flag("json", "Print JSON: an array of {uuid, name, path, entries}.")] + keyOptions)
+        options: [
+            .flag("json", "Print JSON: an array of {uuid, name, path, entries}."),
+            .flag("paths", "Print each group's path as commands take it (Work/Email), one per line, the root left out."),
+        ] + keyOptions)
 
     static let show = CommandSpec(
-        name: "show", abstract: "Show an entry's fields, attachments and current TOTP code.",
+        name: "show", abstract: "Show an entry's fields and attachments; protected values and the TOTP code only when asked.",
         positionals: [vault, entry],
         options: [
-            .flag("reveal", "Show protected values (the password...) instead of hiding them."),
-            .option("field", "name", "Print this field's value alone (protected values included)."),
+            .flag("reveal", "Show protected values (the password, the current TOTP code...) instead of hiding them."),
+            .flag("totp", short: "t", "Show the current TOTP code (as keepassxc-cli show -t); other protected values stay hidden."),
+            .option("field", "name", "Print this field's value alone (protected values included; the name in any case: username)."),
             .flag("json", "Print JSON."),
             .option("time", "unix-seconds", "Compute the TOTP code at this time instead of now."),
         ] + keyOptions)
@@ -131,11 +136,16 @@ enum CommandSpecs {
             .option("budget", "size", "Memory budget: bytes, or a number with KB, MB, GB, KiB, MiB or GiB (50MB)."),
         ] + keyOptions)
 
+    static let attachmentList = CommandSpec(
+        name: "attachment ls", abstract: "List an entry's attachments: name and size.",
+        positionals: [vault, entry],
+        options: [.flag("json", "Print JSON: an array of {name, size} (size in bytes).")] + keyOptions)
+
     static let attachmentExport = CommandSpec(
-        name: "attachment export", abstract: "Write an attachment to a file, or to stdout without FILE.",
+        name: "attachment export", abstract: "Write an attachment to a file (never over one without --force), or to stdout without FILE.",
         positionals: [vault, entry, PositionalSpec(name: "name", help: "The attachment's name."),
                       PositionalSpec(name: "file", help: "Where to write it (default: standard output).", isOptional: true)],
-        options: keyOptions)
+        options: [.flag("force", "Replace FILE when it exists.")] + keyOptions)
 
     static let attachmentImport = CommandSpec(
         name: "attachment import", abstract: "Attach a file to an entry under NAME (replacing one with that name).",
@@ -149,8 +159,8 @@ enum CommandSpecs {
         options: keyOptions)
 
     static let attachment = CommandSpec(
-        name: "attachment", abstract: "Export, import or remove an entry's attachments.",
-        subcommands: [attachmentExport, attachmentImport, attachmentRemove])
+        name: "attachment", abstract: "List, export, import or remove an entry's attachments.",
+        subcommands: [attachmentList, attachmentExport, attachmentImport, attachmentRemove])
 
     static let export = CommandSpec(
         name: "export", abstract: "Print the whole vault: the JSON manifest, KeePass's plain XML or KeePassXC's CSV (secrets in clear).",
@@ -170,8 +180,11 @@ enum CommandSpecs {
         discussion: """
             bash: eval "$(mypass completion bash)" (or save it in ~/.local/share/bash-completion/completions/mypass);
             zsh: mypass completion zsh > ~/.zfunc/_mypass (a directory in $fpath); fish: mypass completion fish >
-            ~/.config/fish/completions/mypass.fish. Entry paths are completed when the vault opens without a
-            prompt (a key file with --no-password); nothing is ever asked while completing.
+            ~/.config/fish/completions/mypass.fish. Entry paths (<entry>) and group paths (<group>, <path>,
+            --group) are completed when the vault opens without a prompt (the agent holds it, or a key file
+            with --no-password), in the form commands take them (CI\\/CD/deploy key goes in quoted for the
+            shell); nothing is ever asked while completing. Options complete with the values they list
+            (--format, --kdf, --cipher, --from...), key files and other file arguments with file names.
             """,
         positionals: [PositionalSpec(name: "shell", help: "bash, zsh or fish.")])
 
@@ -228,7 +241,7 @@ enum CommandSpecs {
             """,
         positionals: [vault, entry],
         options: [
-            .option("field", "name", "Copy this field instead of the password."),
+            .option("field", "name", "Copy this field instead of the password (the name in any case: username)."),
             .flag("totp", "Copy the current TOTP code."),
             .option("timeout", "seconds", "Clear the clipboard after this long (default 30; 0: never)."),
             .flag("osc52", "Write the OSC 52 terminal escape instead of using a clipboard tool."),
@@ -245,8 +258,10 @@ enum CommandSpecs {
         name: "create", abstract: "Create a new vault (KeePass 2's defaults, the KDF calibrated to 1 s); never over a file.",
         discussion: """
             The new vault gets a root group named after it (or --name) and the recycle bin KeePass
-            creates on the first delete. The password is asked twice on a terminal; from a pipe it is
-            the first line (a repeated second line is taken as the confirmation).
+            creates on the first delete. The directory VAULT goes into (and --generate-keyfile's) is
+            checked first: a missing or read-only one fails before anything is asked or calibrated.
+            The password is asked twice on a terminal; from a pipe it is the first line (a repeated
+            second line is taken as the confirmation).
             """,
         positionals: [vault],
         options: [
@@ -266,7 +281,8 @@ enum CommandSpecs {
             hardware key (--yubikey and the like) stays unless --new-yubikey,
             --new-challenge-response-secret-file, --new-challenge-response-command or
             --remove-challenge-response is given. A new hardware key is asked for the new challenge
-            when the vault is saved.
+            when the vault is saved. The current key is asked even when the agent holds the vault;
+            the agent then gets the new key (for the same timeout), and a note says so.
             """,
         positionals: [vault],
         options: [
@@ -279,16 +295,22 @@ enum CommandSpecs {
         name: "import", abstract: "Import another manager's export into the vault (as a group named after the file), or into a new vault.",
         discussion: """
             FILE is read whole and checked before anything is asked or written: a bad file gives an
-            error naming its line and the vault is untouched. With --create, VAULT is made as
-            'mypass create' makes it (the same options) and the entries go below its root.
+            error naming its line and the vault is untouched. Without --from the format comes from
+            FILE's extension (.xml, .csv, .json) and its first bytes (an XML declaration or
+            <KeePassFile>, a JSON object, KeePassXC's CSV header), the content winning; a note
+            says which was chosen. FILE '-' is standard input: the password is then asked on the
+            terminal, and the group is named 'Import' unless --group names it. A Bitwarden export's
+            passkeys become KeePassXC passkey fields (one per entry); a warning names each item
+            whose passkey could not be kept. With --create, VAULT is made as 'mypass create' makes
+            it (the same options) and the entries go below its root.
             """,
-        positionals: [vault, PositionalSpec(name: "file", help: "The export to read.")],
+        positionals: [vault, PositionalSpec(name: "file", help: "The export to read ('-': standard input).")],
         options: [
-            .option("from", "keepass-xml|keepassxc-csv|bitwarden-json", "The export's format."),
+            .option("from", "keepass-xml|keepassxc-csv|bitwarden-json", "The export's format (default: detected from FILE's extension and content)."),
             .flag("create", "Create VAULT (it must not exist) instead of importing into it."),
             .option("generate-keyfile", "path", "With --create: write a new key file and use it."),
             .option("name", "text", "With --create: the database name (default: VAULT's file name)."),
-            .option("group", "name", "Without --create: the new group's name (default: FILE's name without extension)."),
+            .option("group", "name", "Without --create: the new group's name (default: FILE's name without extension; 'Import' for standard input)."),
         ] + FileSettingsOptions.specs + keyOptions)
 
     static let settings = CommandSpec(
@@ -306,6 +328,21 @@ enum CommandSpecs {
             .option("history-max-items", "n", "Most history items per entry (-1: no limit)."),
             .option("history-max-size", "size", "Most history bytes per entry (-1: no limit)."),
         ] + keyOptions)
+
+    /// `mypass help`: not a command of ``all`` (it opens no vault), described for `help help`.
+    static let help = CommandSpec(
+        name: "help", abstract: "Show the command list, a command's help, or the manual page.",
+        discussion: """
+            'mypass help COMMAND [SUBCOMMAND]' prints what 'mypass COMMAND [SUBCOMMAND] --help'
+            prints; 'mypass help --man' prints the manual page made from every command's help
+            (read it with: mypass help --man | man -l -), 'mypass help --markdown' the user
+            guide's command reference, made from the same help.
+            """,
+        positionals: [PositionalSpec(name: "subcommand", help: "The command (and subcommand) to describe.", isOptional: true)],
+        options: [
+            .flag("man", "Print the manual page (roff)."),
+            .flag("markdown", "Print the command reference of docs/user-guide.md (Markdown)."),
+        ])
 
     /// Every top-level command, in the order `mypass --help` lists them.
     static let all: [CommandSpec] = [

@@ -44,6 +44,9 @@ enum CreateCommand {
         if let generated, FileManager.default.fileExists(atPath: generated) {
             throw CLIError.failure("cannot write key file '\(generated)': a file is already there")
         }
+        // A directory that cannot take the file fails now, not after the prompts and the KDF calibration.
+        try checkDirectory(of: path, what: "create '\(path)'")
+        if let generated { try checkDirectory(of: generated, what: "write key file '\(generated)'") }
 
         var settings = NewVaultSettings(name: parsed.value("name") ?? NewVaultSettings.name(forPath: path))
         if let version = try FileSettingsOptions.version(parsed) {
@@ -80,6 +83,25 @@ enum CreateCommand {
             return Request(settings: settings, key: key, generatedKeyFile: generatedKeyFile)
         } catch {
             throw CommandLineTool.map(error)
+        }
+    }
+
+    /// Checks that the directory a new file goes into exists, is a directory and may be written.
+    /// - Throws: `CLIError` (exit 1) `cannot WHAT: the directory 'DIR' does not exist` (or is not
+    ///   a directory, or is not writable); nothing was asked or written.
+    static func checkDirectory(of path: String, what: String) throws(CLIError) {
+        let url = URL(fileURLWithPath: path)
+        let directory = url.deletingLastPathComponent().path
+        let shown = path.contains("/") ? directory : "."
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
+            throw .failure("cannot \(what): the directory '\(shown)' does not exist; nothing was asked or written")
+        }
+        guard isDirectory.boolValue else {
+            throw .failure("cannot \(what): '\(shown)' is not a directory; nothing was asked or written")
+        }
+        guard access(directory, W_OK | X_OK) == 0 else {
+            throw .failure("cannot \(what): the directory '\(shown)' is not writable (\(String(cString: strerror(errno)))); nothing was asked or written")
         }
     }
 

@@ -63,7 +63,10 @@ enum MergeCommand {
     private static func key(path: String, keyFile: String?, noPassword: Bool) throws -> CompositeKey {
         var contents = try keyFile.map { try VaultContext.readFile($0, what: "key file") }
         defer { if contents != nil { wipe(&contents!) } }
-        let password = noPassword ? nil : try SecretReader.readSecret(prompt: "Password for \(VaultContext.displayName(path)): ")
+        let name = VaultContext.displayName(path)
+        let password = noPassword ? nil : try SecretReader.readSecret(
+            prompt: "Password for \(name): ", what: "password for '\(name)'",
+            missingHint: "the line after VAULT's password; --same-credentials opens OTHER with VAULT's key, --other-keyfile with --other-no-password with a key file alone")
         do {
             return try CompositeKey(password: password, keyFileContents: contents)
         } catch {

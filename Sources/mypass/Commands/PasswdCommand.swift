@@ -46,14 +46,30 @@ enum PasswdCommand {
         } catch {
             throw CommandLineTool.map(error)
         }
+        // Whether the agent holds the vault (and for how long), asked before the old key stops opening it.
+        let held = AgentClient.isEnabled(parsed) ? AgentClient.keys(forVault: context.path) : nil
         context.document.changeKey(to: key, now: currentTime())
         try context.save()
-        // Keys the agent holds for the vault open it no more: let it forget them now.
-        if AgentClient.isEnabled(parsed) { _ = try? AgentClient.lock(vault: context.path) }
         var parts: [String] = []
         if password != nil { parts.append("a password") }
         if newKeyFileContents != nil { parts.append("a key file") }
         if challengeResponse != nil { parts.append("a hardware key (challenge-response)") }
         Console.resultLine("Changed the key of '\(context.path)': it now opens with \(parts.joined(separator: " and ")).")
+        if let held { handOver(context, timeoutSeconds: held.timeoutSeconds) }
+    }
+
+    /// The agent held the vault with the old key, which opens it no more: it gets the new
+    /// composite key and transformed key for the same timeout, as `unlock` would hand them; if
+    /// that fails it forgets the vault. Either way a note says so.
+    private static func handOver(_ context: VaultContext, timeoutSeconds: UInt64?) {
+        let timeout = timeoutSeconds.map { min(max($0, 1), AgentClient.maxTimeoutSeconds) } ?? AgentClient.defaultTimeoutSeconds
+        do {
+            try AgentClient.store(vault: context.path, key: context.document.key, cachedKey: context.document.cachedKey,
+                                  timeoutSeconds: timeout)
+            Console.noteLine("Note: the agent held '\(context.path)'; it now holds the new key (\(timeout) s after its last use, as before).")
+        } catch {
+            _ = try? AgentClient.lock(vault: context.path)
+            Console.errLine("Note: the agent held '\(context.path)' with the old key and forgot it (it did not take the new one: \(error.reason)); 'mypass unlock' hands it the new key.")
+        }
     }
 }

@@ -21,7 +21,8 @@ struct VaultContext {
 
     /// Opens the `<vault>` of `parsed` with the master password (unless `--no-password`),
     /// `--keyfile` and a hardware key (``ChallengeResponseOptions``); when `readsEntryPassword`
-    /// also reads the entry password after the master one.
+    /// also reads the entry password after the master one (or alone, when the agent's keys open
+    /// the vault), asked twice on a terminal either way.
     /// A command that changes the vault passes `forWriting`: a read-only file or directory is then
     /// refused before any password is asked. Unless `usesAgent` is false, `--no-agent` is given
     /// or `MYPASS_NO_AGENT=1`, keys the agent holds for the vault open it without a prompt.
@@ -57,7 +58,8 @@ struct VaultContext {
             if forWriting && context.document.key.hasChallengeResponse && challengeResponse == nil {
                 throw CLIError.failure("cannot change '\(path)': its key has a hardware key, which every save asks again (a save draws a new challenge); give --yubikey SLOT[:SERIAL], --challenge-response-secret-file FILE or --challenge-response-command COMMAND as to unlock it")
             }
-            let entryPassword = readsEntryPassword ? try SecretReader.readSecret(prompt: "Entry password: ", what: "entry password") : nil
+            // Asked twice on a terminal, as on the prompt path below: a typo is never saved silently.
+            let entryPassword = readsEntryPassword ? try SecretReader.readNewSecret(prompt: "Entry password: ", what: "entry password") : nil
             return (context, entryPassword)
         }
         let password = noPassword ? nil : try SecretReader.readSecret(prompt: "Password for \(displayName(path)): ")
