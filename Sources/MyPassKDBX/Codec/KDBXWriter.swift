@@ -43,12 +43,16 @@ package struct KDBXWriter {
     }
 
     /// Draws the fresh random values and serializes the header.
+    /// - Parameter keptKDF: KDF parameters (seed included) to use instead of fresh ones: those of an
+    ///   earlier plan of the same save whose file was never published, so that its transformed key
+    ///   serves again (see ``keepsKDF(of:)``). The master seed, encryption IV and inner stream key
+    ///   are always drawn fresh.
     /// - Throws: ``KDBXError`` `.invalidModel` (version impossible for the content or format).
-    package func prepare() throws(KDBXError) -> KDBXSavePlan {
+    package func prepare(keptKDF: KDFParameters? = nil) throws(KDBXError) -> KDBXSavePlan {
         let version = try KDBXCodec.versionToWrite(for: vault, options: options)
         let format = vault.format
         let isKDBX4 = version.isKDBX4
-        let kdf = KDFParameters.fresh(format.kdf, keeping: format.kdfItems)
+        let kdf = keptKDF ?? KDFParameters.fresh(format.kdf, keeping: format.kdfItems)
         var innerStreamKey = SecureRandom.bytes(count: isKDBX4 ? 64 : 32)
         defer { wipe(&innerStreamKey) }
         var header = KDBXHeader(
@@ -61,6 +65,14 @@ package struct KDBXWriter {
             publicCustomData: isKDBX4 ? format.publicCustomData : [])
         _ = try header.serialized()
         return KDBXSavePlan(version: version, header: header, innerStreamKey: SecureBytes(innerStreamKey))
+    }
+
+    /// Whether a plan for this vault may keep `plan`'s KDF parameters: the vault's KDF settings and
+    /// stored items give the same parameters but for the seed.
+    package func keepsKDF(of plan: KDBXSavePlan) -> Bool {
+        var fresh = KDFParameters.fresh(vault.format.kdf, keeping: vault.format.kdfItems)
+        fresh.seed = plan.header.kdf.seed
+        return fresh == plan.header.kdf
     }
 
     /// Derives the keys for a plan (runs the KDF once).
