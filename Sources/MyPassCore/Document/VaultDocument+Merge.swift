@@ -30,8 +30,23 @@ extension VaultDocument {
     @discardableResult
     public mutating func mergeCopy(at path: String, key: CompositeKey? = nil,
                                    progress: KDFProgressHandler? = nil) throws(CoreError) -> MergeResult {
-        let bytes = try options.fileSystem.readFile(Self.absolutePath(path), maxBytes: options.maxFileBytes)
-        let (copy, _) = try Self.decode(bytes, key: key ?? self.key, cachedKey: nil, options: options, progress: progress)
+        try merge(copy: try Self.readCopy(at: path, key: key ?? self.key, options: options, progress: progress), from: path)
+    }
+
+    /// Reads and decodes another copy of a vault (one KDF run): the first half of
+    /// ``mergeCopy(at:key:progress:)``, for a caller that runs the KDF elsewhere (``VaultSession``).
+    /// - Throws: as ``mergeCopy(at:key:progress:)`` but for the `.invalidOperation` cases.
+    public static func readCopy(at path: String, key: CompositeKey, options: Options,
+                                progress: KDFProgressHandler? = nil) throws(CoreError) -> Vault {
+        let bytes = try options.fileSystem.readFile(absolutePath(path), maxBytes: options.maxFileBytes)
+        return try decode(bytes, key: key, cachedKey: nil, options: options, progress: progress).0
+    }
+
+    /// Merges a decoded copy (``readCopy(at:key:options:progress:)``) read from `path` into the
+    /// model: the second half of ``mergeCopy(at:key:progress:)``.
+    /// - Throws: `.invalidOperation` when it is another vault or holds clashing UUIDs.
+    @discardableResult
+    public mutating func merge(copy: Vault, from path: String) throws(CoreError) -> MergeResult {
         guard copy.root.uuid == vault.root.uuid else {
             throw CoreError(.invalidOperation, "it is another vault (its root group is not this vault's), so it is not merged",
                             location: path)

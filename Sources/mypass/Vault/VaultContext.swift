@@ -29,7 +29,8 @@ struct VaultContext {
     /// - Throws: `CLIError` with exit 1 (missing file, unreadable key file, read-only vault), 3
     ///   (wrong key) or 4 (corrupted or unsupported).
     static func open(_ parsed: ParsedArguments, readsEntryPassword: Bool = false,
-                     forWriting: Bool = false, usesAgent: Bool = true) throws -> (VaultContext, ProtectedString?) {
+                     forWriting: Bool = false, usesAgent: Bool = true,
+                     notesConflictCopies: Bool = true) throws -> (VaultContext, ProtectedString?) {
         let path = parsed.required("vault")
         let noPassword = parsed.flag("no-password")
         if noPassword && parsed.value("keyfile") == nil {
@@ -49,7 +50,8 @@ struct VaultContext {
         }
         defer { if keyFileContents != nil { wipe(&keyFileContents!) } }
         let options = try documentOptions(parsed)
-        if usesAgent && AgentClient.isEnabled(parsed), let context = try openWithAgent(path, options: options) {
+        if usesAgent && AgentClient.isEnabled(parsed),
+           let context = try openWithAgent(path, options: options, notesConflictCopies: notesConflictCopies) {
             let entryPassword = readsEntryPassword ? try SecretReader.readSecret(prompt: "Entry password: ", what: "entry password") : nil
             return (context, entryPassword)
         }
@@ -70,6 +72,7 @@ struct VaultContext {
             throw CommandLineTool.map(error, file: path)
         }
         reportStaleFiles(removed: document.removedStaleFiles, left: document.staleFilesLeft)
+        if notesConflictCopies { reportConflictCopies(document.conflictCopies, of: path) }
         return (VaultContext(path: path, document: document), entryPassword)
     }
 
@@ -79,7 +82,8 @@ struct VaultContext {
     /// key; when it no longer opens the file the agent forgets it and `nil` sends the caller back
     /// to the prompt.
     /// - Throws: `CLIError` for failures that asking again would not cure (a corrupted file).
-    static func openWithAgent(_ path: String, options: VaultDocument.Options = VaultDocument.Options()) throws -> VaultContext? {
+    static func openWithAgent(_ path: String, options: VaultDocument.Options = VaultDocument.Options(),
+                              notesConflictCopies: Bool = true) throws -> VaultContext? {
         guard let held = AgentClient.keys(forVault: path) else { return nil }
         let document: VaultDocument
         do {
@@ -95,6 +99,7 @@ struct VaultContext {
         if !document.cachedKey.isValid(for: held.cachedKey.kdf) {
             AgentClient.update(vault: path, cachedKey: document.cachedKey)
         }
+        if notesConflictCopies { reportConflictCopies(document.conflictCopies, of: path) }
         return VaultContext(path: path, document: document, fromAgent: true)
     }
 
@@ -132,6 +137,26 @@ struct VaultContext {
         for stale in left {
             Console.errLine("Warning: '\(stale)' is a copy of the vault left by an interrupted save and could not be removed; delete it.")
         }
+    }
+
+    /// Names, in one note, the conflict copies sync engines left beside the vault (found by the
+    /// open's listing of its folder; none was read), with the command that merges them.
+    static func reportConflictCopies(_ copies: [ConflictCopy], of path: String) {
+        guard !copies.isEmpty else { return }
+        let names = copies.map { copy in
+            "'\(copy.name)' (\(copy.engine.rawValue)\(copy.isUnambiguous ? "" : ", or an ordinary file with such a name"))"
+        }
+        let what = copies.count == 1 ? "a copy of '\(path)' that a sync engine left when two devices changed it at once is"
+            : "\(copies.count) copies of '\(path)' that sync engines left when two devices changed it at once are"
+        var command = "mypass merge \(shellQuoted(path)) --conflicts"
+        if copies.allSatisfy({ !$0.isUnambiguous }) { command += " " + shellQuoted(copies[0].path) }
+        Console.noteLine("Note: \(what) beside it: \(names.joined(separator: ", ")); merge \(copies.count == 1 ? "it" : "them") with: \(command)")
+    }
+
+    /// `text` as one shell word: as it is when it holds only safe characters, else in single quotes.
+    static func shellQuoted(_ text: String) -> String {
+        let safe = text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "@%+=:,./_-".contains($0)) }
+        return safe && !text.isEmpty ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
     /// The document options of a command line: the default limits, with `--max-kdf-rounds` when given.
