@@ -302,26 +302,42 @@ struct MergeScenarioTests {
         #expect(kinds(result) == ["updated group Personal", "conflict group Personal"])
     }
 
-    /// KeePassXC's `_LAST_MODIFIED` custom data item and the order of an entry's fields are not
-    /// data: a tie that differs only there takes the remote state silently, with no history item.
+    /// What KeePassXC keeps or writes its own way is not data: its `_LAST_MODIFIED` custom data item,
+    /// the order of an entry's fields, the protection flag of attachments, the standard icon number
+    /// beside a custom icon. A tie that differs only there takes the remote state silently, with no
+    /// history item.
     @Test func bookkeepingAndFieldOrderAreNoConflict() throws {
         var base = MergeBase().vault
         let github = base.entryUUID("GitHub"), work = base.groupUUID("Work")
-        base.edit("GitHub", at: t(1)) { $0.customData = [CustomDataItem(key: "KPXC_BROWSER", value: "x")] }
-        try base.editGroup(work, now: t(1)) { $0.customData = [CustomDataItem(key: "group.key", value: "g")] }
+        base.edit("GitHub", at: t(1)) {
+            $0.customData = [CustomDataItem(key: "KPXC_BROWSER", value: "x")]
+            $0.attachments = [Attachment(name: "a.txt", data: Array("content".utf8), isProtected: true)]
+            $0.customIconUUID = MergeBase.uuid(800)
+            $0.iconID = 12
+        }
+        base.meta.customIcons = [CustomIcon(uuid: MergeBase.uuid(800), data: [1, 2, 3])]
+        try base.editGroup(work, now: t(1)) {
+            $0.customData = [CustomDataItem(key: "group.key", value: "g")]
+            $0.customIconUUID = MergeBase.uuid(800)
+            $0.iconID = 48
+        }
         var local = base, remote = base
         local.root.modifyEntry(withUUID: github) {
             $0.customData.append(CustomDataItem(key: "_LAST_MODIFIED", value: "Mon Dec 1 10:00:00 2026 GMT"))
             $0.fields.reverse()
         }
+        // KeePassXC's ways: its own time stamp, attachments unprotected, icon 0 beside a custom icon.
         remote.root.modifyEntry(withUUID: github) {
             $0.customData.insert(CustomDataItem(key: "_LAST_MODIFIED", value: "Fri Dec 4 14:36:05 2026 GMT"), at: 0)
+            $0.attachments[0].isProtected = false
+            $0.iconID = 0
         }
         local.root.modifyGroup(withUUID: work) {
             $0.customData.append(CustomDataItem(key: "_LAST_MODIFIED", value: "Mon Dec 1 10:00:00 2026 GMT"))
         }
         remote.root.modifyGroup(withUUID: work) {
             $0.customData.append(CustomDataItem(key: "_LAST_MODIFIED", value: "Fri Dec 4 14:36:05 2026 GMT"))
+            $0.iconID = 0
         }
         let result = try merge(local, remote)
         #expect(result.changes.isEmpty)

@@ -41,9 +41,10 @@ struct SaveWindowTests {
 
         var groups: [String] { lock.withLock { saves } }
 
-        func save() {
+        /// Reads `source` (the vault by default), adds a group, renames its new version over the vault.
+        func save(from source: URL? = nil) {
             do {
-                var vault = try KDBXCodec.open([UInt8](try Data(contentsOf: url)), key: key)
+                var vault = try KDBXCodec.open([UInt8](try Data(contentsOf: source ?? url)), key: key)
                 let name = "Theirs \(groups.count + 1)"
                 try vault.addGroup(named: name, in: vault.root.uuid, now: KDBXTime(unixSeconds: Int64(Date().timeIntervalSince1970)))
                 let staging = url.deletingLastPathComponent().appendingPathComponent("other-program.tmp")
@@ -128,6 +129,31 @@ struct SaveWindowTests {
         try setup.document.vault.addGroup(named: "Ours again", in: setup.document.vault.root.uuid, now: now)
         #expect(try setup.document.save().merged == nil)
         #expect(try groups(setup.url).isSuperset(of: ["Ours", "Ours again", "Theirs 1"]))
+    }
+
+    /// A sync client replacing the file the way Syncthing does (the old file removed, the new one
+    /// renamed into place a moment later) just before our exchange: the save finds the path empty,
+    /// waits for the new version and merges it.
+    @Test func fileMissingForAnInstant() throws {
+        var setup = try setUp()
+        let fired = Flag(), done = Flag()
+        setup.faulty.beforeCall = { [url = setup.url, other = setup.other] operation, _ in
+            guard operation == .exchange, fired.set() else { return }
+            let aside = url.deletingLastPathComponent().appendingPathComponent("syncing")
+            _ = rename(url.path, aside.path)
+            Thread.detachNewThread {
+                usleep(300_000)
+                other.save(from: aside)
+                _ = unlink(aside.path)
+                _ = done.set()
+            }
+        }
+        let report = try setup.document.save()
+        #expect(fired.isSet && done.isSet)
+        let found = try groups(setup.url)
+        #expect(found.isSuperset(of: ["Ours", "Theirs 1"]), "\(found)")
+        #expect(report.merged != nil)
+        #expect(setup.dir.contents == ["v.kdbx"], "\(setup.dir.contents)")
     }
 
     /// The other program saves at every file-system call of our save in turn (and inside the KDF):

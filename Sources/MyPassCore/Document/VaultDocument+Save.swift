@@ -1,3 +1,4 @@
+import Foundation
 import MyPassBytes
 import MyPassCrypto
 import MyPassKDBX
@@ -57,6 +58,7 @@ extension VaultDocument {
         let directory = Self.directoryOf(realPath)
 
         // 1. The lock, on the file that is at the path now (a writer before us may have replaced it).
+        _ = try awaitFile(realPath)
         var lock = try fileSystem.lock(realPath, timeoutSeconds: options.lockTimeoutSeconds)
         var attempts = 0
         while true {
@@ -72,7 +74,7 @@ extension VaultDocument {
 
         // 2. Identity: unchanged, or merged, or refused.
         var round = SaveRound(toWrite: vault, basis: identity, fileKey: fileKey, cachedKey: cachedKey)
-        guard let current = try fileSystem.status(realPath) else { throw CoreError(.io, "no such file", location: realPath) }
+        let current = try awaitFile(realPath)
         if realPath != identity.path || !identity.matches(current) {
             try mergeChange(at: realPath, into: &round, progress: progress)
         }
@@ -149,6 +151,18 @@ extension VaultDocument {
         }
     }
 
+    /// The status of the file at `path`, waiting up to two seconds for it to reappear when it is
+    /// missing: a sync client replacing a file (Syncthing removes it, then renames its new version
+    /// into place) leaves the path empty for an instant.
+    /// - Throws: ``CoreError/Code/io`` when it is still missing.
+    private func awaitFile(_ path: String) throws(CoreError) -> VaultFileStatus {
+        for attempt in 0..<40 {
+            if let status = try options.fileSystem.status(path) { return status }
+            if attempt < 39 { Thread.sleep(forTimeInterval: 0.05) }
+        }
+        throw CoreError(.io, "no such file", location: path)
+    }
+
     /// How often a save merges a file that changed under it before it gives up.
     public static let maximumMergeRounds = 8
 
@@ -178,13 +192,14 @@ extension VaultDocument {
     }
 
     /// Reads the file at `source` (the vault, or another program's file that an exchange moved
-    /// beside it); when its content is not ``SaveRound/basis``'s, decodes it with the file's key and
-    /// merges ``SaveRound/toWrite`` into it. The new basis is that file, or `basisAfter` (our own
+    /// beside it); when its content is not `SaveRound.basis`'s, decodes it with the file's key and
+    /// merges `SaveRound.toWrite` into it. The new basis is that file, or `basisAfter` (our own
     /// file, in place at the vault's path after an exchange).
     /// - Throws: `.fileChangedOnDisk` without a merge handler, or when the file does not open with
     ///   the file's key; what decoding and the merge handler throw.
     private func mergeChange(at source: String, into round: inout SaveRound, basisAfter: VaultFileIdentity? = nil,
                              progress: KDFProgressHandler?) throws(CoreError) {
+        _ = try awaitFile(source)
         let (bytes, status) = try Self.readStable(source, options: options)
         let realPath = round.basis.path
         let identityThere = VaultFileIdentity(path: realPath, status: status, bytes: bytes)
@@ -228,7 +243,7 @@ extension VaultDocument {
     /// Writes `round.toWrite` to a new temporary file beside the vault, flushes and checks it,
     /// checks the vault's identity once more and replaces the vault with it. The temporary file is
     /// gone afterwards, whatever happens (or holds the file an exchange displaced, see
-    /// ``WriteOutcome/changed(_:)``).
+    /// `WriteOutcome.displaced`).
     private func writeAndReplace(round: SaveRound, plan: KDBXSavePlan, transformedKey: SecureBytes, realPath: String,
                                  directory: String, permissionsFrom current: VaultFileStatus) throws(CoreError) -> WriteOutcome {
         let fileSystem = options.fileSystem
@@ -268,7 +283,16 @@ extension VaultDocument {
             guard let now = try fileSystem.status(realPath), round.basis.matches(now) else {
                 throw Self.changedUnderSave
             }
-            if try fileSystem.exchange(temporaryPath, with: realPath) {
+            let exchanged: Bool
+            do {
+                exchanged = try fileSystem.exchange(temporaryPath, with: realPath)
+            } catch {
+                // Gone this instant: a sync client is replacing it; merge what comes.
+                let missing: Bool
+                do throws(CoreError) { missing = try fileSystem.status(realPath) == nil } catch { missing = false }
+                throw missing ? Self.changedUnderSave : error
+            }
+            if exchanged {
                 return try afterExchange(temporaryPath: temporaryPath, realPath: realPath, directory: directory, basis: round.basis,
                                          written: written, writtenStatus: writtenStatus, saved: saved)
             }

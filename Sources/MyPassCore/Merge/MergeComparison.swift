@@ -28,13 +28,14 @@ enum MergeComparison {
     /// 2.5x normalises their order, KeePassXC sorts them), custom data and the creation, modification
     /// and expiry times. Parent, location, last access, usage count and history are not compared.
     ///
-    /// With `ignoringBookkeeping`, custom data items that are only one client's bookkeeping
-    /// (``bookkeepingKeys``) are left out too: what decides whether two states *really* differ (a
+    /// With `ignoringBookkeeping`, what clients keep or write their own way is left out too: custom
+    /// data items that are only one client's bookkeeping (``bookkeepingKeys``), the protection flags
+    /// of attachments, and the standard icon number beside a custom icon: what decides whether two states *really* differ (a
     /// tie that puts the losing state into the history, a conflict in the log, an update in the
     /// change log). KeePass's own decisions (which state a backup is made of, whether a
     /// history already holds a state) use the exact comparison.
     static func sameData(_ a: Entry, _ b: Entry, ignoringBookkeeping: Bool = false) -> Bool {
-        guard a.uuid == b.uuid, a.iconID == b.iconID, a.customIconUUID == b.customIconUUID,
+        guard a.uuid == b.uuid, sameIcon(a.iconID, a.customIconUUID, b.iconID, b.customIconUUID, ignoringBookkeeping),
               a.foregroundColor.uppercased() == b.foregroundColor.uppercased(),
               a.backgroundColor.uppercased() == b.backgroundColor.uppercased(),
               a.overrideURL == b.overrideURL, a.qualityCheck == b.qualityCheck, sameTags(a.tags, b.tags),
@@ -44,7 +45,16 @@ enum MergeComparison {
               sameCustomData(a.customData, b.customData, ignoringBookkeeping: ignoringBookkeeping),
               a.unknownElements == b.unknownElements
         else { return false }
-        return sameFields(a.fields, b.fields) && sameAttachments(a.attachments, b.attachments)
+        return sameFields(a.fields, b.fields)
+            && sameAttachments(a.attachments, b.attachments, ignoringProtection: ignoringBookkeeping)
+    }
+
+    /// The same icon: the same standard icon and custom icon; `ignoringBookkeeping`, the standard
+    /// icon is left out when both show the same custom icon (KeePassXC writes icon 0 then, KeePass
+    /// keeps the fallback number).
+    private static func sameIcon(_ a: Int, _ aCustom: KDBXUUID?, _ b: Int, _ bCustom: KDBXUUID?, _ ignoringBookkeeping: Bool) -> Bool {
+        guard aCustom == bCustom else { return false }
+        return a == b || (ignoringBookkeeping && aCustom != nil)
     }
 
     private static func sameFields(_ a: [EntryField], _ b: [EntryField]) -> Bool {
@@ -64,10 +74,19 @@ enum MergeComparison {
         return true
     }
 
-    private static func sameAttachments(_ a: [Attachment], _ b: [Attachment]) -> Bool {
+    /// Attachments by name, with their content and (unless `ignoringProtection`: memory protection
+    /// is not data, and KeePassXC sets it its own way) their protection flag, as KeePass's
+    /// `ProtectedBinary.Equals` compares them.
+    private static func sameAttachments(_ a: [Attachment], _ b: [Attachment], ignoringProtection: Bool) -> Bool {
         guard a.count == b.count else { return false }
         let byName = Dictionary(b.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        return a.allSatisfy { byName[$0.name] == $0 }
+        return a.allSatisfy { attachment in
+            guard let other = byName[attachment.name] else { return false }
+            if ignoringProtection {
+                return other.data == attachment.data && other.unknownElements == attachment.unknownElements
+            }
+            return other == attachment
+        }
     }
 
     /// Tags in any order, repeats aside.
@@ -108,7 +127,8 @@ enum MergeComparison {
     /// `PwGroup.AssignProperties` copies, last access and usage count aside; custom data as
     /// ``sameCustomData(_:_:ignoringBookkeeping:)`` compares it.
     static func sameProperties(_ a: Group, _ b: Group, ignoringBookkeeping: Bool = false) -> Bool {
-        a.name == b.name && a.notes == b.notes && a.iconID == b.iconID && a.customIconUUID == b.customIconUUID
+        a.name == b.name && a.notes == b.notes
+            && sameIcon(a.iconID, a.customIconUUID, b.iconID, b.customIconUUID, ignoringBookkeeping)
             && a.times.creation == b.times.creation && a.times.lastModification == b.times.lastModification
             && a.times.expiry == b.times.expiry && a.times.expires == b.times.expires
             && a.defaultAutoTypeSequence == b.defaultAutoTypeSequence && a.enableAutoType == b.enableAutoType

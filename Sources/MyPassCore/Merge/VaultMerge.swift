@@ -18,10 +18,12 @@ import MyPassKDBX
 ///   modification time (the local item wins an equal time; when both histories have the same times
 ///   in the same order the local one stays). Finally every entry's history is trimmed to the merged
 ///   vault's limits (`Entry.trimHistory(maxItems:maxSize:)`), as KeePass's `MaintainBackups` does.
-/// - Our one addition: on a tie whose two states really differ (the same data check as KeePass's,
-///   with one client's bookkeeping aside: ``MergeComparison/bookkeepingKeys``, KeePassXC's
-///   `_LAST_MODIFIED`), the local state goes into the entry's history (KeePass drops it) and a
-///   ``MergeChange/Kind/conflict`` is logged; a group's tie is logged the same way.
+/// - Our one addition, keeping what a tie loses: on a tie whose two states really differ (the same
+///   data check as KeePass's, with one client's bookkeeping aside: KeePassXC's `_LAST_MODIFIED`
+///   custom data item), the local state goes into the entry's history (KeePass drops it) and a
+///   ``MergeChange/Kind/conflict`` is logged (a group's tie is logged the same way); and of two
+///   different history items of the same second, which KeePass's union by time reduces to one, both
+///   are kept.
 /// - Moves: the side with the newer `LocationChanged` gives the parent (never into the object's own
 ///   subtree); sibling order is then restored block by block as KeePass does; every object takes
 ///   the newer `LocationChanged` with that side's `PreviousParentGroup`.
@@ -40,7 +42,7 @@ import MyPassKDBX
 ///   Everything else (master key change time, history limits, memory protection, format) stays local.
 /// - Version: a local vault below KDBX 4.1 takes no custom data or icon times from the other copy
 ///   (they are merge bookkeeping), so the merged vault keeps the local version unless its content
-///   needs more (``Vault/minimumVersion``).
+///   needs more (`Vault.minimumVersion`).
 /// - Attachments are owned by entries; the writer stores each distinct content once, so content
 ///   shared by merged entries is deduplicated on save.
 ///
