@@ -80,7 +80,8 @@ extension VaultDocument {
             path: absolute, identity: staged.identity.relocated(to: realPath, status: published), vault: staged.vault,
             key: staged.key, fileKey: staged.fileKey, cachedKey: staged.cachedKey, options: options,
             savedVault: staged.savedVault)
-        (document.removedStaleFiles, document.staleFilesLeft) = removeStaleTemporaryFiles(of: realPath, fileSystem: fileSystem)
+        (document.removedStaleFiles, document.staleFilesLeft, document.conflictCopies)
+            = lookBeside(realPath, removingStaleFiles: true, fileSystem: fileSystem)
         return (document, report)
     }
 

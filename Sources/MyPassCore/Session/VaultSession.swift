@@ -231,6 +231,38 @@ public actor VaultSession {
         try document.save(progress: handler(progress))
     }
 
+    // MARK: - Conflict copies
+
+    /// The conflict copies sync engines left beside the vault, found when it was unlocked
+    /// (``VaultDocument/conflictCopies``: one listing of its folder, no copy read). Counts as activity.
+    /// - Throws: ``CoreError/Code/locked``.
+    public func conflictCopies() throws(CoreError) -> [ConflictCopy] {
+        try touch().conflictCopies
+    }
+
+    /// Merges another copy of the vault (a conflict copy, say) into the session's vault with
+    /// KeePass's Synchronize rules; the copy's KDF runs off the actor. Nothing is written: save once
+    /// after merging every copy, then remove the merged ones (``VaultDocument/removeConflictCopy(_:)``
+    /// through ``currentDocument()``).
+    /// - Parameter key: the copy's composite key; `nil`: the vault's.
+    /// - Returns: the merge's change log.
+    /// - Throws: ``CoreError/Code/locked`` and what ``VaultDocument/mergeCopy(at:key:progress:)`` throws.
+    @discardableResult
+    public func mergeCopy(at path: String, key: CompositeKey? = nil,
+                          progress: (@Sendable (Double) -> Void)? = nil) async throws(CoreError) -> MergeResult {
+        let snapshot = try touch()
+        let copy = try await Self.readCopy(path, key: key ?? snapshot.key, options: snapshot.options, progress: progress)
+        guard document != nil else { throw CoreError(.locked) }
+        let result = try document!.merge(copy: copy, from: path)
+        if result.changedLocal { editGeneration += 1 }
+        return result
+    }
+
+    private nonisolated static func readCopy(_ path: String, key: CompositeKey, options: VaultDocument.Options,
+                                             progress: (@Sendable (Double) -> Void)?) async throws(CoreError) -> Vault {
+        try VaultDocument.readCopy(at: path, key: key, options: options, progress: handler(progress))
+    }
+
     /// A task that finishes when `open` is called (for callers waiting on a running save).
     private static func gate() -> (Task<Void, Never>, @Sendable () -> Void) {
         let (stream, continuation) = AsyncStream<Void>.makeStream()

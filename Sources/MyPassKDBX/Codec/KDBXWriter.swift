@@ -47,18 +47,23 @@ package struct KDBXWriter {
     }
 
     /// Draws the fresh random values and serializes the header.
-    /// - Parameter forChallengeResponse: whether the key has a challenge-response component (then
-    ///   the challenge is drawn padding-neutral, see ``KDBXSavePlan``).
+    /// - Parameters:
+    ///   - forChallengeResponse: whether the key has a challenge-response component (then the
+    ///     challenge is drawn padding-neutral, see ``KDBXSavePlan``).
+    ///   - keptKDF: KDF parameters (seed included) to use instead of fresh ones: those of an
+    ///     earlier plan of the same save whose file was never published, so that its transformed key
+    ///     serves again (see ``keepsKDF(of:forChallengeResponse:)``). The master seed, encryption IV
+    ///     and inner stream key are always drawn fresh.
     /// - Throws: ``KDBXError`` `.invalidModel` (version impossible for the content or format).
-    package func prepare(forChallengeResponse: Bool = false) throws(KDBXError) -> KDBXSavePlan {
+    package func prepare(forChallengeResponse: Bool = false, keptKDF: KDFParameters? = nil) throws(KDBXError) -> KDBXSavePlan {
         let version = try KDBXCodec.versionToWrite(for: vault, options: options)
         let format = vault.format
         let isKDBX4 = version.isKDBX4
-        var kdf = KDFParameters.fresh(format.kdf, keeping: format.kdfItems)
+        var kdf = keptKDF ?? KDFParameters.fresh(format.kdf, keeping: format.kdfItems)
         var masterSeed = SecureRandom.bytes(count: 32)
         if forChallengeResponse {
             // 1 draw in 128 is redrawn; the bias costs the 32-byte seed under 0.012 bits.
-            while isKDBX4 && !YubiKeyChallenge.isPaddingNeutral(kdf.seed) { kdf.seed = SecureRandom.bytes(count: 32) }
+            while isKDBX4 && keptKDF == nil && !YubiKeyChallenge.isPaddingNeutral(kdf.seed) { kdf.seed = SecureRandom.bytes(count: 32) }
             while !isKDBX4 && !YubiKeyChallenge.isPaddingNeutral(masterSeed) { masterSeed = SecureRandom.bytes(count: 32) }
         }
         var innerStreamKey = SecureRandom.bytes(count: isKDBX4 ? 64 : 32)
@@ -73,6 +78,17 @@ package struct KDBXWriter {
             publicCustomData: isKDBX4 ? format.publicCustomData : [])
         _ = try header.serialized()
         return KDBXSavePlan(version: version, header: header, innerStreamKey: SecureBytes(innerStreamKey))
+    }
+
+    /// Whether a plan for this vault may keep `plan`'s KDF parameters: the vault's KDF settings and
+    /// stored items give the same parameters but for the seed, and the transformed key does not
+    /// depend on the master seed (it does in KDBX 3.1 with a challenge-response component, whose
+    /// challenge is the master seed, drawn fresh for every plan).
+    package func keepsKDF(of plan: KDBXSavePlan, forChallengeResponse: Bool = false) -> Bool {
+        if forChallengeResponse && !plan.version.isKDBX4 { return false }
+        var fresh = KDFParameters.fresh(vault.format.kdf, keeping: vault.format.kdfItems)
+        fresh.seed = plan.header.kdf.seed
+        return fresh == plan.header.kdf
     }
 
     /// Derives the keys for a plan (asks a challenge-response component for the plan's challenge,

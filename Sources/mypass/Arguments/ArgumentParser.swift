@@ -84,7 +84,10 @@ enum ArgumentParser {
                 parsed.values[option.long] = [value]
             }
         }
-        let required = spec.positionals.filter { !$0.isOptional }.count
+        func isOptional(_ positional: PositionalSpec) -> Bool {
+            positional.isOptional || positional.optionalWithFlag.map { parsed.flags.contains($0) } == true
+        }
+        let required = spec.positionals.filter { !isOptional($0) }.count
         if spec.positionals.first?.name == "vault", positionals.count < required, let vault = try defaultVault() {
             positionals.insert(vault, at: 0)
         } else if spec.positionals.first?.name == "vault", !positionals.isEmpty, positionals.count < spec.positionals.count,
@@ -97,7 +100,7 @@ enum ArgumentParser {
         for positional in spec.positionals {
             if let value = remaining.popFirst() {
                 parsed.positionals[positional.name] = value
-            } else if !positional.isOptional {
+            } else if !isOptional(positional) {
                 throw .usage("Missing expected argument '<\(positional.name)>'", spec)
             }
         }

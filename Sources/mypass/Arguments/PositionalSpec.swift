@@ -3,4 +3,6 @@ struct PositionalSpec: Sendable {
     var name: String
     var help: String
     var isOptional: Bool = false
+    /// A flag that makes this positional optional when given (`merge`'s `<other>` with `--conflicts`).
+    var optionalWithFlag: String?
 }

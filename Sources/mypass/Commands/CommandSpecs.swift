@@ -196,12 +196,24 @@ enum CommandSpecs {
             (of either side) apply, nothing changed after a deletion is lost. The change log (added,
             updated, moved, deleted, conflict; path and UUID) goes to stdout. OTHER's password is read
             after VAULT's, the same way.
+
+            With --conflicts, the conflict copies that sync engines left beside VAULT are merged
+            instead (Syncthing's NAME.sync-conflict-*, Dropbox's and Nextcloud's "NAME (conflicted
+            copy ...)", Resilio's NAME.Conflict): each one that is the same vault (same root group)
+            and opens with VAULT's key (or with --other-keyfile, or a password asked for) is merged,
+            VAULT is saved once, and the merged copies are removed (--keep keeps them). Copies whose
+            names an ordinary file could have (OneDrive's NAME-HOST, iCloud's "NAME 2") are merged only
+            when given as OTHER, and never removed. A copy that does not open or is another vault is
+            left and named; the others are still merged, and the exit status is 1.
             """,
-        positionals: [vault, PositionalSpec(name: "other", help: "The other copy (.kdbx) to merge in; it is not changed.")],
+        positionals: [vault, PositionalSpec(name: "other", help: "The other copy (.kdbx) to merge in; it is not changed.",
+                                            optionalWithFlag: "conflicts")],
         options: [
-            .option("other-keyfile", "path", "Key file of OTHER."),
+            .option("other-keyfile", "path", "Key file of OTHER (with --conflicts: of the copies VAULT's key does not open)."),
             .flag("other-no-password", "Open OTHER with its key file alone."),
             .flag("same-credentials", "Open OTHER with VAULT's password and key file (no second prompt)."),
+            .flag("conflicts", "Merge the conflict copies beside VAULT (and OTHER, when given), then remove them."),
+            .flag("keep", "With --conflicts: keep the merged copies."),
             .flag("dry-run", "Print the change log; write nothing."),
             .flag("json", "Print {vault, other, dryRun, saved, changes: [{kind, object, uuid, path, note}]}."),
         ] + keyOptions)

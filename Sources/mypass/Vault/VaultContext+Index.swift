@@ -49,6 +49,7 @@ extension VaultContext {
                 return try CredentialIndex.open(path, key: key, options: options)
             }
             reportStaleFiles(removed: opened.removedStaleFiles, left: opened.staleFilesLeft)
+            reportConflictCopies(opened.conflictCopies, of: path)
             return opened.index
         } catch let error as CoreError {
             if error.code == .memoryBudgetExceeded {
@@ -87,6 +88,7 @@ extension VaultContext {
         }
         if opened.ranKDF { AgentClient.update(vault: path, cachedKey: opened.cachedKey) }
         reportStaleFiles(removed: opened.removedStaleFiles, left: opened.staleFilesLeft)
+        reportConflictCopies(opened.conflictCopies, of: path)
         return opened.index
     }
 

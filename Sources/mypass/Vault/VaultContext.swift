@@ -32,7 +32,8 @@ struct VaultContext {
     ///   hardware key the agent's key has but the command line does not give, for a command that
     ///   saves), 3 (wrong key, a hardware key that did not answer) or 4 (corrupted or unsupported).
     static func open(_ parsed: ParsedArguments, readsEntryPassword: Bool = false,
-                     forWriting: Bool = false, usesAgent: Bool = true) throws -> (VaultContext, ProtectedString?) {
+                     forWriting: Bool = false, usesAgent: Bool = true,
+                     notesConflictCopies: Bool = true) throws -> (VaultContext, ProtectedString?) {
         let path = parsed.required("vault")
         let noPassword = parsed.flag("no-password")
         if noPassword && parsed.value("keyfile") == nil && !ChallengeResponseOptions.isGiven(parsed) {
@@ -54,7 +55,8 @@ struct VaultContext {
         defer { if keyFileContents != nil { wipe(&keyFileContents!) } }
         let options = try documentOptions(parsed)
         if usesAgent && AgentClient.isEnabled(parsed),
-           let context = try openWithAgent(path, options: options, challengeResponse: challengeResponse) {
+           let context = try openWithAgent(path, options: options, challengeResponse: challengeResponse,
+                                             notesConflictCopies: notesConflictCopies) {
             if forWriting && context.document.key.hasChallengeResponse && challengeResponse == nil {
                 throw CLIError.failure("cannot change '\(path)': its key has a hardware key, which every save asks again (a save draws a new challenge); give --yubikey SLOT[:SERIAL], --challenge-response-secret-file FILE or --challenge-response-command COMMAND as to unlock it")
             }
@@ -79,6 +81,7 @@ struct VaultContext {
             throw hintingHardwareKey(CommandLineTool.map(error, file: path), given: challengeResponse != nil)
         }
         reportStaleFiles(removed: document.removedStaleFiles, left: document.staleFilesLeft)
+        if notesConflictCopies { reportConflictCopies(document.conflictCopies, of: path) }
         return (VaultContext(path: path, document: document), entryPassword)
     }
 
@@ -91,7 +94,8 @@ struct VaultContext {
     /// A key with a hardware key opens without it while the file keeps the seed the kept key was
     /// derived for; after another client's save it needs `challengeResponse` (the command line's).
     static func openWithAgent(_ path: String, options: VaultDocument.Options = VaultDocument.Options(),
-                              challengeResponse: ChallengeResponseKey? = nil) throws -> VaultContext? {
+                              challengeResponse: ChallengeResponseKey? = nil,
+                              notesConflictCopies: Bool = true) throws -> VaultContext? {
         guard let held = AgentClient.keys(forVault: path, challengeResponse: challengeResponse) else { return nil }
         let document: VaultDocument
         do {
@@ -107,6 +111,7 @@ struct VaultContext {
         if !document.cachedKey.isValid(for: held.cachedKey.kdf) {
             AgentClient.update(vault: path, cachedKey: document.cachedKey)
         }
+        if notesConflictCopies { reportConflictCopies(document.conflictCopies, of: path) }
         return VaultContext(path: path, document: document, fromAgent: true)
     }
 
@@ -160,6 +165,26 @@ struct VaultContext {
         for stale in left {
             Console.errLine("Warning: '\(stale)' is a copy of the vault left by an interrupted save and could not be removed; delete it.")
         }
+    }
+
+    /// Names, in one note, the conflict copies sync engines left beside the vault (found by the
+    /// open's listing of its folder; none was read), with the command that merges them.
+    static func reportConflictCopies(_ copies: [ConflictCopy], of path: String) {
+        guard !copies.isEmpty else { return }
+        let names = copies.map { copy in
+            "'\(copy.name)' (\(copy.engine.rawValue)\(copy.isUnambiguous ? "" : ", or an ordinary file with such a name"))"
+        }
+        let what = copies.count == 1 ? "a copy of '\(path)' that a sync engine left when two devices changed it at once is"
+            : "\(copies.count) copies of '\(path)' that sync engines left when two devices changed it at once are"
+        var command = "mypass merge \(shellQuoted(path)) --conflicts"
+        if copies.allSatisfy({ !$0.isUnambiguous }) { command += " " + shellQuoted(copies[0].path) }
+        Console.noteLine("Note: \(what) beside it: \(names.joined(separator: ", ")); merge \(copies.count == 1 ? "it" : "them") with: \(command)")
+    }
+
+    /// `text` as one shell word: as it is when it holds only safe characters, else in single quotes.
+    static func shellQuoted(_ text: String) -> String {
+        let safe = text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "@%+=:,./_-".contains($0)) }
+        return safe && !text.isEmpty ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
     /// The document options of a command line: the default limits, with `--max-kdf-rounds` when given.
