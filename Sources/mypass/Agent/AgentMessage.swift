@@ -40,6 +40,9 @@ struct AgentMessage {
         case put = 0x50
         case updateKey = 0x4B
         case lock = 0x4C
+
+        /// Whether the request changes what the agent holds.
+        var changesState: Bool { self == .put || self == .updateKey || self == .lock }
     }
 
     /// Response codes.
@@ -133,11 +136,14 @@ enum AgentError: Error, Sendable {
     case unsafe(String)
     /// The peer broke the protocol or refused us.
     case protocolError(String)
+    /// The agent accepted the connection but did not answer in time (stopped, or overloaded):
+    /// not the same as "nothing is unlocked".
+    case timedOut(String)
 
     /// One line for the user.
     var reason: String {
         switch self {
-        case .unavailable(let text), .unsafe(let text), .protocolError(let text): return text
+        case .unavailable(let text), .unsafe(let text), .protocolError(let text), .timedOut(let text): return text
         }
     }
 }

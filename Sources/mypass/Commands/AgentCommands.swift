@@ -15,8 +15,16 @@ enum AgentCommands {
         let (context, _) = try VaultContext.open(parsed, usesAgent: false)
         do {
             try AgentClient.ensureRunning()
-            try AgentClient.store(vault: context.path, key: context.document.key, cachedKey: context.document.cachedKey,
-                                  timeoutSeconds: timeout)
+            do {
+                try AgentClient.store(vault: context.path, key: context.document.key, cachedKey: context.document.cachedKey,
+                                      timeoutSeconds: timeout)
+            } catch .unavailable {
+                // An agent that was exiting (it had just been locked) closed the connection: start
+                // a new one.
+                try AgentClient.ensureRunning()
+                try AgentClient.store(vault: context.path, key: context.document.key, cachedKey: context.document.cachedKey,
+                                      timeoutSeconds: timeout)
+            }
         } catch {
             throw CLIError.failure("cannot hand '\(context.path)' to the agent: \(error.reason)")
         }
