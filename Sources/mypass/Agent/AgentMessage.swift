@@ -17,8 +17,18 @@ import MyPassBytes
 ///                 transformed-key(32) kdf timeout-seconds:u64le
 /// 'K' update key  path transformed-key(32) kdf                —
 /// 'L' lock        path, or no field for every vault           count:u64le
+/// 'H' SSH serve   path socket-path terminal-path              —
+///                 (serve the SSH agent protocol on socket-path for the held vault, with no
+///                 key yet; the terminal, possibly empty, is where confirmations are asked)
+/// 'A' SSH add     path socket-path identity options           —
+///                 (identity: a key in SSH_AGENTC_ADD_IDENTITY's form, comment included;
+///                 options: confirm:u8 lifetime-seconds:u64le, 0 for none)
+/// 'I' SSH list    —                                           identity*: each an SSH-wire
+///                 string vault, string socket, string key-blob, string comment,
+///                 uint32 confirm, uint32 seconds-left (0: no lifetime)
 ///
-/// response codes: 0 ok, 1 not held, 2 refused (another user), 3 bad request
+/// response codes: 0 ok, 1 not held, 2 refused (another user), 3 bad request, 4 failed (field 0:
+/// the reason)
 /// path   = the vault's real path (symbolic links resolved), UTF-8
 /// flags  = bit 0: the composite key has a password, bit 1: it has a key file
 /// kdf    = the KDF parameters the transformed key was derived for, as a KDBX 4
@@ -40,9 +50,12 @@ struct AgentMessage {
         case put = 0x50
         case updateKey = 0x4B
         case lock = 0x4C
+        case sshServe = 0x48
+        case sshAdd = 0x41
+        case sshList = 0x49
 
         /// Whether the request changes what the agent holds.
-        var changesState: Bool { self == .put || self == .updateKey || self == .lock }
+        var changesState: Bool { self != .status && self != .get && self != .sshList }
     }
 
     /// Response codes.
@@ -51,6 +64,8 @@ struct AgentMessage {
         case notHeld = 1
         case refused = 2
         case badRequest = 3
+        /// The request was understood and could not be carried out; field 0 says why.
+        case failed = 4
     }
 
     /// The request or response code.

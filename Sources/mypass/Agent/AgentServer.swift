@@ -1,5 +1,6 @@
 import Foundation
 import MyPassBytes
+import MyPassCrypto
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -39,6 +40,15 @@ final class AgentServer: @unchecked Sendable {
         /// Set when the agent decided to exit: requests still arriving are closed unanswered
         /// (a client then starts a new agent) rather than taken by an agent about to go.
         var isClosing = false
+        /// The SSH agent sockets served, by path (see `AgentServer+SSH.swift`).
+        var sshSockets: [String: SSHSocket] = [:]
+        /// The keys they offer, in the order they were added.
+        var sshIdentities: [SSHIdentity] = []
+        /// Per vault, the terminal `mypass ssh-agent` ran in (for confirmations), open.
+        var terminals: [String: Int32] = [:]
+        /// Listeners taken out of ``sshSockets``, for the main thread to close (only it closes
+        /// listeners, so that it never polls a descriptor number that was closed and reused).
+        var listenersToClose: [UnixListener] = []
     }
 
     /// The most vaults held at once.
@@ -48,8 +58,8 @@ final class AgentServer: @unchecked Sendable {
     /// The most connections served at once.
     static let maxConnections = 64
 
-    private let state = LockedState(State())
-    private let clock = ContinuousClock()
+    let state = LockedState(State())
+    let clock = ContinuousClock()
     private let listener: UnixListener
     private let startedAt: ContinuousClock.Instant
     /// A pipe a connection thread writes to after each request, so that the main loop looks at
@@ -83,10 +93,14 @@ final class AgentServer: @unchecked Sendable {
         let server = AgentServer(listener: listener, wake: (pipeEnds[0], pipeEnds[1]))
         let lost = server.serve()
         // Whatever the threads still hold goes with the process; the state's keys go now.
-        server.state.withLock {
-            $0.isClosing = true
-            $0.vaults.removeAll()
+        let sshListeners = server.state.withLock { state -> [UnixListener] in
+            state.isClosing = true
+            state.vaults.removeAll()
+            server.pruneSSH(&state, now: server.clock.now)
+            defer { state.listenersToClose.removeAll() }
+            return state.listenersToClose
         }
+        for sshListener in sshListeners { sshListener.close() }
         if !lost { listener.close() }  // removes the socket only if it is still ours
         return 0
     }
@@ -110,15 +124,30 @@ final class AgentServer: @unchecked Sendable {
     private func serve() -> Bool {
         while true {
             let (done, wait) = tick()
+            closePendingListeners()
             if done { return false }
             guard listener.isStillOurs else { return true }
+            let sshListeners = state.withLock { $0.sshSockets.values.map(\.listener) }
             var pollers = [pollfd(fd: listener.fd, events: Int16(POLLIN), revents: 0),
                            pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
+            pollers += sshListeners.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
             let ready = poll(&pollers, nfds_t(pollers.count), Int32(wait))
             guard ready > 0 else { continue }
             if pollers[1].revents != 0 { drainWake() }
-            if pollers[0].revents & Int16(POLLIN) != 0 { accept() }
+            if pollers[0].revents & Int16(POLLIN) != 0 { accept(on: listener, ssh: false) }
+            for (index, sshListener) in sshListeners.enumerated() where pollers[index + 2].revents & Int16(POLLIN) != 0 {
+                accept(on: sshListener, ssh: true)
+            }
         }
+    }
+
+    /// Closes the SSH listeners taken out of the state (each removes its socket if still ours).
+    private func closePendingListeners() {
+        let pending = state.withLock { state -> [UnixListener] in
+            defer { state.listenersToClose.removeAll() }
+            return state.listenersToClose
+        }
+        for listener in pending { listener.close() }
     }
 
     /// Expires vaults whose timeout passed.
@@ -128,12 +157,14 @@ final class AgentServer: @unchecked Sendable {
         let now = clock.now
         return state.withLock { state in
             for (path, held) in state.vaults where held.deadline <= now { state.vaults[path] = nil }
+            pruneSSH(&state, now: now)
             if state.vaults.isEmpty && (state.hadVaults || now - startedAt > .seconds(Self.startupGraceSeconds)) {
                 state.isClosing = true
                 return (true, 0)
             }
             var wait = Duration.seconds(1)
             for held in state.vaults.values { wait = min(wait, held.deadline - now) }
+            for identity in state.sshIdentities { if let expires = identity.expires { wait = min(wait, expires - now) } }
             let (seconds, attoseconds) = wait.components
             return (false, max(0, Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)) + 1)
         }
@@ -144,24 +175,31 @@ final class AgentServer: @unchecked Sendable {
         while buffer.withUnsafeMutableBytes({ read(wake.read, $0.baseAddress, $0.count) }) > 0 {}
     }
 
-    /// Accepts one connection and serves it on a thread of its own.
-    private func accept() {
+    /// Accepts one connection and serves it on a thread of its own: the agent's protocol, or the
+    /// SSH agent protocol on an SSH socket.
+    private func accept(on listener: UnixListener, ssh: Bool) {
         let fd = Glibc.accept(listener.fd, nil, nil)
         guard fd >= 0 else { return }
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)  // fails only for a bad descriptor
         let connection = AgentSocket(fd: fd)
         let admitted = state.withLock { state -> Bool in
-            guard state.connections < Self.maxConnections else { return false }
+            guard state.connections < Self.maxConnections, !state.isClosing else { return false }
             state.connections += 1
             return true
         }
         guard admitted, (try? connection.setTimeouts()) != nil else { return }  // closed as it goes
+        let socketPath = listener.path
         Thread.detachNewThread { [self] in
-            handle(connection)
+            if ssh { serveSSH(connection, socket: socketPath) } else { handle(connection) }
             state.withLock { $0.connections -= 1 }
-            var byte: UInt8 = 1
-            _ = write(wake.write, &byte, 1)  // EAGAIN when the pipe is full: the loop is awake anyway
+            wakeUp()
         }
+    }
+
+    /// Makes the main loop look at the state now.
+    func wakeUp() {
+        var byte: UInt8 = 1
+        _ = write(wake.write, &byte, 1)  // EAGAIN when the pipe is full: the loop is awake anyway
     }
 
     private func handle(_ connection: AgentSocket) {
@@ -184,6 +222,8 @@ final class AgentServer: @unchecked Sendable {
         guard let kind = AgentMessage.Request(rawValue: request.code) else { return AgentMessage(.badRequest) }
         let now = clock.now
         switch kind {
+        case .sshServe, .sshAdd, .sshList:
+            return respondSSH(kind, request, in: &state)
         case .status:
             var fields: [SecureBytes] = []
             for path in state.vaults.keys.sorted() {
@@ -233,6 +273,8 @@ final class AgentServer: @unchecked Sendable {
                 state.vaults[path] = nil
                 count = 1
             }
+            pruneSSH(&state, now: now)  // the vault's SSH keys go with it
+            wakeUp()
             return AgentMessage(.ok, fields: [AgentMessage.field(UInt64(count))])
         }
     }

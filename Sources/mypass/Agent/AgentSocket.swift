@@ -150,6 +150,22 @@ final class AgentSocket: @unchecked Sendable {
         guard sent else { throw .unavailable("the agent connection closed") }
     }
 
+    /// Sends bytes as they are (an SSH agent frame).
+    /// - Throws: ``AgentError/unavailable(_:)`` when the peer went away or stalled.
+    func sendRaw(_ bytes: SecureBytes) throws(AgentError) {
+        let sent = bytes.withUnsafeBytes { raw -> Bool in
+            var offset = 0
+            while offset < raw.count {
+                let count = Glibc.send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { return false }
+                offset += count
+            }
+            return true
+        }
+        guard sent else { throw .unavailable("the connection closed") }
+    }
+
     /// Receives one frame, all of it before `deadline` (default: ``ioTimeoutSeconds`` from now),
     /// however the peer spreads its bytes.
     /// - Throws: ``AgentError/unavailable(_:)`` when the peer closed; `.timedOut` when the frame

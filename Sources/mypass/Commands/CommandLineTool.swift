@@ -40,6 +40,7 @@ package enum CommandLineTool {
         "lock": AgentCommands.lock,
         "status": AgentCommands.status,
         "agent": AgentCommands.agent,
+        "ssh-agent": SSHAgentCommand.run,
         "clip": ClipCommand.clip,
         "unclip": ClipCommand.unclip,
         "create": CreateCommand.run,
