@@ -25,9 +25,14 @@ enum ArgumentParser {
         var positionals: [String] = []
         var index = 0
         var optionsEnded = false
+        let trailing = spec.positionals.last.map { $0.isTrailing } ?? false
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
+            if optionsEnded && trailing {
+                parsed.trailing.append(argument)
+                continue
+            }
             if optionsEnded || !looksLikeOption(argument) {
                 positionals.append(argument)
                 continue
@@ -80,12 +85,16 @@ enum ArgumentParser {
                 parsed.values[option.long] = [value]
             }
         }
-        let required = spec.positionals.filter { !$0.isOptional }.count
+        let named = spec.positionals.filter { !$0.isTrailing }
+        if let last = spec.positionals.last, last.isTrailing, parsed.trailing.isEmpty {
+            throw .usage("Missing the command to run after '--' (\(spec.usage))", spec)
+        }
+        let required = named.filter { !$0.isOptional }.count
         if spec.positionals.first?.name == "vault", positionals.count < required, let vault = try defaultVault() {
             positionals.insert(vault, at: 0)
         }
         var remaining = positionals[...]
-        for positional in spec.positionals {
+        for positional in named {
             if let value = remaining.popFirst() {
                 parsed.positionals[positional.name] = value
             } else if !positional.isOptional {

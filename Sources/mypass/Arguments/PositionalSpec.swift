@@ -3,4 +3,6 @@ struct PositionalSpec: Sendable {
     var name: String
     var help: String
     var isOptional: Bool = false
+    /// The words after `--`, all of them (a command line to run): the command's last positional.
+    var isTrailing: Bool = false
 }

@@ -306,7 +306,7 @@ enum CommandSpecs {
     static let all: [CommandSpec] = [
         info, ls, groups, show, add, edit, rm, mv, mkdir, rmdir, totp, match, attachment, export, generate, merge, passkey,
         completion,
-        unlock, lock, status, agent, sshAgent, clip, unclip,
+        unlock, lock, status, agent, sshAgent, gitCredential, run, read, clip, unclip,
         create, passwd, settings, importFile,
     ]
 

@@ -180,13 +180,26 @@ enum SSHAgentCommand {
         return path
     }
 
-    /// The path of the controlling terminal (`/dev/pts/3`), or `nil` without one.
+    /// The path of this process's terminal (`/dev/pts/3`), or `nil` without one: the terminal of
+    /// standard error, input or output (eval "$(mypass ssh-agent ...)" captures output), else the
+    /// controlling terminal named by `/proc/self/stat` (`/dev/tty` itself names no device the
+    /// agent could open).
     static func controllingTerminal() -> String? {
-        let fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        guard let name = ttyname(fd) else { return nil }
-        return String(cString: name)
+        for fd: Int32 in [2, 0, 1] where isatty(fd) == 1 {
+            if let name = ttyname(fd) { return String(cString: name) }
+        }
+        // Field 7 of /proc/self/stat: the controlling terminal's device number (pseudo-terminals
+        // have majors 136-143, minor bits spread as the kernel encodes them).
+        guard let line = try? String(contentsOfFile: "/proc/self/stat", encoding: .utf8),
+              let close = line.lastIndex(of: ")") else { return nil }
+        let fields = line[line.index(after: close)...].split(separator: " ")
+        guard fields.count > 4, let device = Int(fields[4]), device != 0 else { return nil }
+        let major = (device >> 8) & 0xFFF, minor = (device & 0xFF) | ((device >> 12) & 0xFFF00)
+        guard (136...143).contains(major) else { return nil }
+        let path = "/dev/pts/\((major - 136) * 256 + minor)"
+        var status = stat()
+        guard lstat(path, &status) == 0, Int(status.st_rdev) == device else { return nil }
+        return path
     }
 
     /// `text` as one shell word: as it is when it holds only safe characters, else in single quotes.
