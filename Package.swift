@@ -47,7 +47,7 @@ let package = Package(
         // Vault logic shared by the app and the CLI: list/filter, editing, TOTP, matching, session.
         .target(
             name: "MyPassCore",
-            dependencies: ["MyPassBytes", "MyPassCrypto", "MyPassKDBX"],
+            dependencies: ["MyPassBytes", "MyPassCrypto", "MyPassXML", "MyPassKDBX"],
             swiftSettings: strict),
         // The `mypass` command line: commands, argument parsing, the agent, the clipboard (all but `main`).
         .target(

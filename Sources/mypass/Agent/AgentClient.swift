@@ -46,6 +46,7 @@ enum AgentClient {
         switch AgentMessage.Response(rawValue: response.code) {
         case .ok?, .notHeld?: return response
         case .refused?: throw .protocolError("the agent refused this connection")
+        case .failed?: throw .protocolError(response.text(0) ?? "the agent could not do it")
         default: throw .protocolError("the agent did not understand the request")
         }
     }
@@ -165,5 +166,61 @@ enum AgentClient {
         let bytes = field.unsafeArray
         guard let dictionary = try? VariantDictionary(parsing: bytes[...]) else { return nil }
         return try? KDFParameters(dictionary: dictionary)
+    }
+}
+
+/// The SSH agent side of the agent protocol ('H', 'A', 'I'), for `mypass ssh-agent` and `status`.
+extension AgentClient {
+    /// One key an SSH socket of the agent offers.
+    struct SSHListedKey {
+        var vault: String
+        var socket: String
+        var publicKeyBlob: [UInt8]
+        var comment: String
+        var confirm: Bool
+        /// Seconds until its lifetime ends, or `nil` without one.
+        var secondsLeft: UInt64?
+    }
+
+    /// Makes the agent serve the SSH agent protocol on `socket` for the held vault at `path`,
+    /// with no key yet (replacing what it offered for the vault there before).
+    /// - Throws: ``AgentError``; `.protocolError` with the agent's reason when it cannot listen.
+    static func sshServe(vault path: String, socket: String, terminal: String) throws(AgentError) {
+        guard let vault = vaultKey(path) else { throw .unavailable("cannot resolve \(path)") }
+        let response = try exchange(AgentMessage(.sshServe, fields: [
+            AgentMessage.field(vault), AgentMessage.field(socket), AgentMessage.field(terminal),
+        ]))
+        guard response.code == AgentMessage.Response.ok.rawValue else { throw .protocolError("the agent does not hold the vault") }
+    }
+
+    /// Hands one key (in the agent's add-identity form) to the SSH socket.
+    /// - Throws: ``AgentError``.
+    static func sshAdd(vault path: String, socket: String, identity: SecureBytes, confirm: Bool,
+                       lifetimeSeconds: UInt64) throws(AgentError) {
+        guard let vault = vaultKey(path) else { throw .unavailable("cannot resolve \(path)") }
+        var options = SecureBytes([confirm ? 1 : 0])
+        options.append(contentsOf: AgentMessage.field(lifetimeSeconds).unsafeArray)
+        let response = try exchange(AgentMessage(.sshAdd, fields: [
+            AgentMessage.field(vault), AgentMessage.field(socket), identity, options,
+        ]))
+        guard response.code == AgentMessage.Response.ok.rawValue else { throw .protocolError("the agent does not hold the vault") }
+    }
+
+    /// The keys the agent's SSH sockets offer.
+    /// - Throws: ``AgentError``.
+    static func sshList() throws(AgentError) -> [SSHListedKey] {
+        let response = try exchange(AgentMessage(.sshList))
+        return response.fields.compactMap { field in
+            var copy = field.unsafeArray
+            defer { wipe(&copy) }
+            var reader = SSHWireReader(copy)
+            guard let vault = try? reader.readString(), let socket = try? reader.readString(),
+                  let blob = try? reader.readString(), let comment = try? reader.readString(),
+                  let confirm = try? reader.readUInt32(), let left = try? reader.readUInt32()
+            else { return nil }
+            return SSHListedKey(vault: String(decoding: vault, as: UTF8.self), socket: String(decoding: socket, as: UTF8.self),
+                                publicKeyBlob: Array(blob), comment: String(decoding: comment, as: UTF8.self),
+                                confirm: confirm != 0, secondsLeft: left == 0 ? nil : UInt64(left))
+        }
     }
 }

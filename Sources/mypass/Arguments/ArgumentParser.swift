@@ -29,9 +29,14 @@ enum ArgumentParser {
         var positionals: [String] = []
         var index = 0
         var optionsEnded = false
+        let trailing = spec.positionals.last.map { $0.isTrailing } ?? false
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
+            if optionsEnded && trailing {
+                parsed.trailing.append(argument)
+                continue
+            }
             if optionsEnded || !looksLikeOption(argument) {
                 positionals.append(argument)
                 continue
@@ -87,17 +92,21 @@ enum ArgumentParser {
         func isOptional(_ positional: PositionalSpec) -> Bool {
             positional.isOptional || positional.optionalWithFlag.map { parsed.flags.contains($0) } == true
         }
-        let required = spec.positionals.filter { !isOptional($0) }.count
+        let named = spec.positionals.filter { !$0.isTrailing }
+        if let last = spec.positionals.last, last.isTrailing, parsed.trailing.isEmpty {
+            throw .usage("Missing the command to run after '--' (\(spec.usage))", spec)
+        }
+        let required = named.filter { !isOptional($0) }.count
         if spec.positionals.first?.name == "vault", positionals.count < required, let vault = try defaultVault() {
             positionals.insert(vault, at: 0)
-        } else if spec.positionals.first?.name == "vault", !positionals.isEmpty, positionals.count < spec.positionals.count,
+        } else if spec.positionals.first?.name == "vault", !positionals.isEmpty, positionals.count < named.count,
                   !names(aVault: positionals[0]), let vault = try defaultVault()
         {
             // `ls Work` with a default vault: the word is the optional positional, not a vault.
             positionals.insert(vault, at: 0)
         }
         var remaining = positionals[...]
-        for positional in spec.positionals {
+        for positional in named {
             if let value = remaining.popFirst() {
                 parsed.positionals[positional.name] = value
             } else if !isOptional(positional) {

@@ -21,7 +21,7 @@ struct CommandSpec: Sendable {
     var usage: String {
         var parts = ["mypass", name]
         if !subcommands.isEmpty { parts.append("<subcommand>") }
-        for positional in positionals {
+        for positional in positionals where !positional.isTrailing {
             parts.append(positional.isOptional ? "[<\(positional.name)>]" : "<\(positional.name)>")
         }
         // Required options first and without brackets, as swift-argument-parser shows them.
@@ -30,6 +30,9 @@ struct CommandSpec: Sendable {
         }
         for option in options where option.long != "help" && !option.isRequired {
             parts.append("[\(option.synopsis)\(option.isRepeatable ? " ..." : "")]")
+        }
+        for positional in positionals where positional.isTrailing {
+            parts.append("-- <\(positional.name)> ...")
         }
         return parts.joined(separator: " ")
     }

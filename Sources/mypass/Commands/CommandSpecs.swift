@@ -236,8 +236,8 @@ enum CommandSpecs {
         positionals: [PositionalSpec(name: "vault", help: "The vault to lock (default: all).", isOptional: true)])
 
     static let status = CommandSpec(
-        name: "status", abstract: "List the vaults the agent holds and the seconds left on each (no secrets).",
-        options: [.flag("json", "Print JSON: an array of {vault, secondsLeft}.")])
+        name: "status", abstract: "List the vaults the agent holds, the seconds left on each and the SSH keys it serves (no secrets).",
+        options: [.flag("json", "Print JSON: an array of {vault, secondsLeft, ssh: [{socket, keys: [{type, bits, fingerprint, comment, confirm, secondsLeft}]}]}.")])
 
     static let agent = CommandSpec(
         name: "agent", abstract: "Serve unlocked vaults' keys on a per-user socket (started by unlock).")
@@ -360,7 +360,7 @@ enum CommandSpecs {
     static let all: [CommandSpec] = [
         info, ls, groups, show, add, edit, rm, mv, mkdir, rmdir, totp, match, attachment, export, generate, merge, passkey,
         completion,
-        unlock, lock, status, agent, clip, unclip,
+        unlock, lock, status, agent, sshAgent, gitCredential, run, read, clip, unclip,
         create, passwd, settings, importFile,
     ]
 
