@@ -127,6 +127,9 @@ enum CreateCommand {
             throw CLIError.failure("cannot create '\(path)': \(error.code == .alreadyExists ? "a file is already there; nothing was written" : error.description)" + left)
         }
         Console.resultLine("Created '\(path)': \(FileSettingsOptions.describe(vault.format)).")
+        if let seconds = request.settings.unlockSeconds, let line = FileSettingsOptions.calibrationLine(vault.format.kdf, seconds: seconds) {
+            Console.resultLine(line)
+        }
         for warning in created.report.warnings { Console.errLine("Warning: \(warning).") }
         for stale in created.document.removedStaleFiles {
             Console.errLine("Note: removed '\(stale)', a file left by an interrupted create or save.")
