@@ -69,7 +69,7 @@ enum MergeComparison {
         let left = table(a), right = table(b)
         guard left.count == right.count else { return false }
         for (key, field) in left {
-            guard let other = right[key], field.protectedValue == other.protectedValue else { return false }
+            guard let other = right[key], field.hasSameValue(as: other) else { return false }
         }
         return true
     }
