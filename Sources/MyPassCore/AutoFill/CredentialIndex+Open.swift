@@ -77,9 +77,9 @@ extension CredentialIndex {
         public let fileBytes: Int
         /// The temporary files of interrupted saves (`.NAME.mypass-HEX.tmp`, full encrypted
         /// copies of the vault) found beside the file and removed: their paths, for the user.
-        public let removedStaleFiles: [String]
+        public internal(set) var removedStaleFiles: [String]
         /// Such files found but not removable (a read-only folder, say): their paths.
-        public let staleFilesLeft: [String]
+        public internal(set) var staleFilesLeft: [String]
     }
 
     /// Opens the vault at `path` for AutoFill: reads the outer header, checks the memory budget
@@ -102,7 +102,26 @@ extension CredentialIndex {
     /// - Complexity: one KDF run (none with a fitting `cachedKey`), then linear in the file size.
     public static func open(_ path: String, key: CompositeKey, cachedKey: CachedTransformedKey? = nil,
                             options: OpenOptions = OpenOptions()) throws(CoreError) -> Opened {
-        let realPath = try options.fileSystem.resolve(VaultDocument.absolutePath(path))
+        // The file is streamed inside one coordinated read (see ``VaultFileSystem``); the stale
+        // temporary files are removed after it, inside a coordinated write.
+        let absolute = VaultDocument.absolutePath(path)
+        var (opened, realPath, stale) = try options.fileSystem.coordinatingRead(absolute) { () throws(CoreError) in
+            let (opened, realPath) = try read(path, absolute: absolute, key: key, cachedKey: cachedKey, options: options)
+            // Listed inside the read, and only once the key opened the file, as in the full open:
+            // no one without it removes anything.
+            let stale = options.removesStaleTemporaryFiles
+                ? VaultDocument.staleTemporaryFiles(of: realPath, fileSystem: options.fileSystem) : []
+            return (opened, realPath, stale)
+        }
+        (opened.removedStaleFiles, opened.staleFilesLeft) = VaultDocument.removeStaleTemporaryFiles(
+            stale, of: realPath, fileSystem: options.fileSystem)
+        return opened
+    }
+
+    /// The open's reading, inside the coordinated read: the `Opened` (no stale files yet) and the real path.
+    private static func read(_ path: String, absolute: String, key: CompositeKey, cachedKey: CachedTransformedKey?,
+                             options: OpenOptions) throws(CoreError) -> (Opened, String) {
+        let realPath = try options.fileSystem.resolve(absolute)
         var source = try FileByteSource(path: realPath, fileSystem: options.fileSystem, maxBytes: options.maxFileBytes)
         defer { source.close() }
         func codec<T>(_ body: () throws(KDBXError) -> T) throws(CoreError) -> T {
@@ -135,12 +154,11 @@ extension CredentialIndex {
             let keys = try reader.keys(transformedKey: transformed)
             return try reader.readCredentials(keys: keys, selection: fieldSelection, source: &source)
         }
-        // Only once the key opened the file, as in the full open: no one without it removes anything.
-        let stale: (removed: [String], left: [String]) = options.removesStaleTemporaryFiles
-            ? VaultDocument.removeStaleTemporaryFiles(of: realPath, fileSystem: options.fileSystem) : ([], [])
-        return Opened(index: CredentialIndex(skim: skim), cachedKey: CachedTransformedKey(transformedKey: transformed, kdf: kdf),
-                      ranKDF: ran, kdfMemoryBytes: memory, largestBufferBytes: skim.largestBlockBytes,
-                      fileBytes: source.bytesRead, removedStaleFiles: stale.removed, staleFilesLeft: stale.left)
+        let opened = Opened(
+            index: CredentialIndex(skim: skim), cachedKey: CachedTransformedKey(transformedKey: transformed, kdf: kdf),
+            ranKDF: ran, kdfMemoryBytes: memory, largestBufferBytes: skim.largestBlockBytes,
+            fileBytes: source.bytesRead, removedStaleFiles: [], staleFilesLeft: [])
+        return (opened, realPath)
     }
 }
 

@@ -1,52 +1,58 @@
 import Foundation
 import MyPassBytes
 import MyPassKDBX
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 extension Attachment {
     /// Writes the attachment's content to the file at `url` (created or replaced, atomically).
-    /// See ``export(toPath:)``.
+    /// See ``export(toPath:fileSystem:)``.
     /// - Throws: ``CoreError/Code/io`` when the file cannot be written.
-    public func export(to url: URL) throws(CoreError) {
-        try export(toPath: url.path)
+    public func export(to url: URL, fileSystem: any VaultFileSystem = SystemFileSystem()) throws(CoreError) {
+        try export(toPath: url.path, fileSystem: fileSystem)
     }
 
     /// Writes the attachment's content to `path`, created or replaced atomically, readable by its
     /// owner only (mode 0600, whatever the umask or a replaced file's mode): a temporary file
     /// beside it (`.NAME.mypass-HEX.tmp`, created exclusively with mode 0600), every byte written
-    /// (a write that accepts none is an error), flushed, then renamed over `path`.
+    /// (a write that accepts none is an error), flushed, then renamed over `path`. Every step goes
+    /// through `fileSystem`, inside one coordinated write of `path`
+    /// (``VaultFileSystem/coordinatingWrite(_:_:)``), as a vault save does.
     /// - Throws: ``CoreError/Code/io`` when the file cannot be written; the reason also says when
     ///   the temporary file could not be removed afterwards (and names it).
-    public func export(toPath path: String) throws(CoreError) {
-        let url = URL(fileURLWithPath: path)
-        let directory = url.deletingLastPathComponent().path
-        let temporary = directory + "/." + url.lastPathComponent + ".mypass-" + SecureRandom.bytes(count: 8).hexString + ".tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw Self.failure("cannot create a temporary file: " + String(cString: strerror(errno)), path) }
-        var failure: String?
-        let written = data.withUnsafeBytes { raw -> Int in
-            var done = 0
-            while done < raw.count {
-                let count = write(fd, raw.baseAddress! + done, raw.count - done)
-                if count < 0 && errno == EINTR { continue }
-                if count < 0 { failure = "cannot write: " + String(cString: strerror(errno)); break }
-                if count == 0 { failure = "cannot write: the system accepted no bytes"; break }
-                done += count
+    public func export(toPath path: String, fileSystem: any VaultFileSystem = SystemFileSystem()) throws(CoreError) {
+        let absolute = VaultDocument.absolutePath(path)
+        try fileSystem.coordinatingWrite(absolute) { () throws(CoreError) in
+            try write(to: absolute, fileSystem: fileSystem)
+        }
+    }
+
+    private func write(to path: String, fileSystem: any VaultFileSystem) throws(CoreError) {
+        let directory = VaultDocument.directoryOf(path)
+        let temporary = directory + "/." + VaultDocument.lastComponent(path) + ".mypass-" + SecureRandom.bytes(count: 8).hexString + ".tmp"
+        let handle: VaultFileHandle
+        do {
+            handle = try fileSystem.createExclusive(temporary, permissions: 0o600, owner: nil)
+        } catch {
+            throw Self.failure(error.reason, path)
+        }
+        var failure: CoreError?
+        do throws(CoreError) {
+            try fileSystem.write(handle, data[...])
+            try fileSystem.synchronize(handle)
+        } catch {
+            failure = error
+        }
+        fileSystem.close(handle)
+        if failure == nil {
+            do throws(CoreError) { try fileSystem.rename(temporary, to: path) } catch { failure = error }
+        }
+        guard let failure else { return }
+        var reason = failure.reason
+        do throws(CoreError) {
+            try fileSystem.remove(temporary)
+        } catch {
+            if (try? fileSystem.status(temporary)) != nil {
+                reason += "; the temporary file '\(temporary)' could not be removed (\(error.reason)): delete it"
             }
-            return done
-        }
-        if failure == nil, written == data.count, fchmod(fd, 0o600) != 0 || fsync(fd) != 0 {
-            failure = "cannot flush to disk: " + String(cString: strerror(errno))
-        }
-        if close(fd) != 0 && failure == nil { failure = "cannot close: " + String(cString: strerror(errno)) }
-        if failure == nil && rename(temporary, path) != 0 { failure = "cannot replace the file: " + String(cString: strerror(errno)) }
-        guard var reason = failure else { return }
-        if unlink(temporary) != 0 && errno != ENOENT {
-            reason += "; the temporary file '\(temporary)' could not be removed (" + String(cString: strerror(errno)) + "): delete it"
         }
         throw Self.failure(reason, path)
     }
