@@ -20,7 +20,8 @@ struct CredentialPipeline {
 
     /// - Parameter payloadByteCount: the ciphertext length in bytes (`Int.max` when unknown),
     ///   bounding what the blocks may claim and what the body may decompress to.
-    init(header: KDBXHeader, limits: KDBXLimits, selection: CredentialSkim.FieldSelection, payloadByteCount: Int) throws(KDBXError) {
+    init(header: KDBXHeader, limits: KDBXLimits, selection: CredentialSkim.FieldSelection, payloadByteCount: Int,
+         maxKeptBytes: Int? = nil) throws(KDBXError) {
         self.header = header
         self.limits = limits
         decodedBudget = payloadByteCount == .max ? limits.maxDecompressedBytes : limits.decodedBudgetBytes(payloadByteCount: payloadByteCount)
@@ -30,7 +31,7 @@ struct CredentialPipeline {
         if header.compression == .gzip {
             inflater = Inflater(format: .gzip, maxOutputBytes: limits.maxDecompressedBytes)
         }
-        xml = CredentialXMLReader(selection: selection, limits: limits.body)
+        xml = CredentialXMLReader(selection: selection, limits: limits.body, maxKeptBytes: maxKeptBytes)
         if isKDBX4 {
             innerHeader = InnerHeaderSkimmer(limits: limits)
         } else {
