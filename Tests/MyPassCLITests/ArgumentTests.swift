@@ -132,10 +132,20 @@ struct ArgumentTests {
         #expect(CLI.firstErrorLine(mistaken) == "Error: Unknown option '-dash-'")
     }
 
-    @Test("--version prints the version")
+    @Test("--version prints the version of CHANGELOG.md's newest section, a semantic version")
     func version() throws {
         let result = try CLI.run(["--version"])
         #expect(result.status == 0)
-        #expect(result.stdoutText == "0.1.0\n")
+        let changelog = try String(
+            contentsOf: TestVectors.repositoryRoot.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
+        // The first "## [VERSION]" heading.
+        let heading = changelog.split(separator: "\n").first { $0.hasPrefix("## [") }
+        let newest = heading.flatMap { line in line.dropFirst(4).split(separator: "]").first.map(String.init) }
+        #expect(newest != nil)
+        #expect(result.stdoutText == "\(newest ?? "")\n")
+        // MAJOR.MINOR.PATCH with an optional pre-release (semver.org 2.0.0, items 2 and 9).
+        let core = (newest ?? "").split(separator: "-", maxSplits: 1).first ?? ""
+        let numbers = core.split(separator: ".", omittingEmptySubsequences: false)
+        #expect(numbers.count == 3 && numbers.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isNumber) })
     }
 }

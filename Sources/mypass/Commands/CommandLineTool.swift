@@ -9,7 +9,7 @@ import MyPassKDBX
 /// The `mypass` entry point: picks the command, parses its arguments, runs it and maps every
 /// failure to one stderr line and an exit code.
 package enum CommandLineTool {
-    static let version = "0.1.0"
+    static let version = "0.3.0-dev"
 
     /// The handler for each runnable command, by its full name (`attachment export`).
     static let handlers: [String: @Sendable (ParsedArguments) throws -> Void] = [
@@ -100,6 +100,10 @@ package enum CommandLineTool {
             }
             if path == ["--man"] {
                 Console.out(ManualPage.render())
+                return
+            }
+            if path == ["--markdown"] {
+                Console.out(CommandReference.render())
                 return
             }
             let (spec, rest) = try resolve(path)

@@ -331,7 +331,7 @@ enum CommandSpecs {
         text += HelpFormatter.row("-h, --help", "Show help information.")
         text += "\nSUBCOMMANDS:\n"
         for command in all { text += HelpFormatter.row(command.name, command.abstract) }
-        text += HelpFormatter.row("help", "Show subcommand help information (help --man: the manual page).")
+        text += HelpFormatter.row("help", "Show subcommand help information (help --man: the manual page; help --markdown: the user guide's command reference).")
         text += "\n  See 'mypass help <subcommand>' for detailed help.\n"
         return text
     }
