@@ -116,18 +116,22 @@ public final class VaultSessionModel {
 
     /// Locks: the session drops its key and model, this model its vault, and ``onVaultChange``
     /// clears the screens' models. A running unlock ends locked.
-    public func lock() {
+    /// - Returns: the task that locks the session actor (await it to know the session dropped its key).
+    @discardableResult
+    public func lock() -> Task<Void, Never> {
         unlockTask?.cancel()
         vault = nil
         hasUnsavedChanges = false
         state = .locked
         let session = session
-        Task { await session.lock() }
+        let locking = Task { await session.lock() }
         onVaultChange?(nil)
+        return locking
     }
 
     /// The app went to the background (or the extension finished): lock at once.
-    public func sceneDidEnterBackground() { lock() }
+    @discardableResult
+    public func sceneDidEnterBackground() -> Task<Void, Never> { lock() }
 
     /// Locks when the session's idle timeout has passed (call from a timer and on returning to
     /// the foreground). Returns whether it is locked.
