@@ -17,6 +17,7 @@ package enum CommandLineTool {
         "ls": ListCommand.run,
         "groups": GroupsCommand.run,
         "show": ShowCommand.run,
+        "browse": BrowseCommand.run,
         "add": AddCommand.run,
         "edit": EditCommand.run,
         "rm": RemoveCommand.run,
