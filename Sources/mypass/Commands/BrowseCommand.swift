@@ -538,7 +538,7 @@ final class BrowseApp {
                                       (info.0, detailWidth, info.1)])
         }
         frame.set(rows - 2, [(message, columns, "")])
-        let help = "/ search  Tab pane  Space group  Enter open  c copy  u user  t TOTP  r reveal  a add  e edit  d delete  x clear  L lock  ? keys  q quit"
+        let help = "? keys  q quit  / search  Tab pane  Space group  Enter open  c copy  u user  t TOTP  r reveal  a add  e edit  d delete  x clear  L lock"
         frame.set(rows - 1, [(help, columns, reverse)])
     }
 
