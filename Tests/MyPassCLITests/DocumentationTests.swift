@@ -42,6 +42,20 @@ struct DocumentationTests {
         }
     }
 
+    @Test("the audit guide's inventory is what Tools/audit-inventory.sh makes of the source, every unsafe use with a reason")
+    func auditInventoryIsCurrent() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [Self.root.appendingPathComponent("Tools/audit-inventory.sh").path, "--check"]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(message.suffix(2000))")
+    }
+
     @Test("README.md is a landing page: at most 150 lines, the demo and test commands first")
     func readmeIsALandingPage() throws {
         let readme = try Self.read("README.md")
@@ -51,7 +65,7 @@ struct DocumentationTests {
         #expect(firstBlock.contains("swift run -c release mypass ls Vectors/demo/demo.kdbx"))
         #expect(firstBlock.contains("swift test -c release"))
         for guide in ["docs/user-guide.md", "docs/saving-and-syncing.md", "docs/security.md",
-                      "docs/performance.md", "docs/embedding.md", "CONTRIBUTING.md",
+                      "docs/performance.md", "docs/embedding.md", "docs/audit.md", "CONTRIBUTING.md",
                       "CHANGELOG.md"] {
             #expect(readme.contains("](\(guide))"), "README does not link \(guide)")
         }

@@ -11,8 +11,13 @@ import MyPassKDBX
 package enum CommandLineTool {
     static let version = "0.3.0-dev"
 
-    /// The handler for each runnable command, by its full name (`attachment export`).
-    static let handlers: [String: @Sendable (ParsedArguments) throws -> Void] = [
+    typealias Handler = @Sendable (ParsedArguments) throws -> Void
+
+    /// The handler for each runnable command, by its full name (`attachment export`): exactly the
+    /// runnable commands of ``CommandSpecs/all``, checked when the table is first used, which is at
+    /// the start of every run (``run(_:)``), so a command without a handler or a handler without a
+    /// command stops every invocation of `mypass` (and so every CLI test), not only its own.
+    static let handlers: [String: Handler] = checked([
         "info": InfoCommand.run,
         "ls": ListCommand.run,
         "groups": GroupsCommand.run,
@@ -47,10 +52,22 @@ package enum CommandLineTool {
         "passwd": PasswdCommand.run,
         "settings": SettingsCommand.run,
         "import": ImportCommand.run,
-    ]
+    ])
+
+    /// `table`, after checking that its names are exactly the runnable commands' names.
+    static func checked(_ table: [String: Handler]) -> [String: Handler] {
+        let runnable = Set(CompletionModel().commands.map(\.spec.name))
+        let handled = Set(table.keys)
+        precondition(
+            runnable == handled,
+            "mypass's command table: no handler for \(runnable.subtracting(handled).sorted()), "
+                + "no command for \(handled.subtracting(runnable).sorted())")
+        return table
+    }
 
     /// Runs the command line `arguments` (without the program name) and returns the exit code.
     package static func run(_ arguments: [String]) -> Int32 {
+        _ = handlers  // checks the command table (see `handlers`)
         do {
             try dispatch(arguments)
             if Console.outputFailure != 0 {
