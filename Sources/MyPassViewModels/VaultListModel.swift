@@ -58,14 +58,16 @@ public final class VaultListModel {
     public var filter = GroupFilter() {
         didSet { if filter != oldValue { refresh(narrowing: false) } }
     }
-    /// The rows displayed, in vault order.
-    public private(set) var rows: [VaultListRow] = []
+    /// The rows displayed, in vault order: made on access, row by row (a list of 50,000 entries
+    /// builds only the rows a view shows).
+    public var rows: LazyMapCollection<[FlatEntry], VaultListRow> { displayedEntries.lazy.map(VaultListRow.init) }
     /// The selected entry, when it is displayed.
     public var selection: KDBXUUID?
     /// Whether the vault is locked (the list is empty then).
     public private(set) var isLocked = true
 
-    @ObservationIgnored private var displayed: [FlatEntry] = []
+    /// The displayed entries (what ``rows`` shows).
+    public private(set) var displayedEntries: [FlatEntry] = []
 
     /// An empty, locked list.
     public init() {}
@@ -83,34 +85,30 @@ public final class VaultListModel {
     /// Forgets every entry (on lock): nothing of the vault stays in the model.
     public func clear() {
         allEntries = []
-        displayed = []
-        rows = []
+        displayedEntries = []
         selection = nil
         searchText = ""
         filter = GroupFilter()
         isLocked = true
     }
 
-    /// The displayed entries (the models behind ``rows``).
-    public var displayedEntries: [FlatEntry] { displayed }
-
     /// The displayed entry with `id`.
-    public func entry(_ id: KDBXUUID) -> FlatEntry? { displayed.first(where: { $0.id == id }) }
+    public func entry(_ id: KDBXUUID) -> FlatEntry? { displayedEntries.first(where: { $0.id == id }) }
 
     /// Moves the selection by `offset` rows (clamped), selecting the first row when none is.
     public func moveSelection(by offset: Int) {
-        guard !rows.isEmpty else { selection = nil; return }
-        let current = selection.flatMap { id in rows.firstIndex(where: { $0.id == id }) }
-        let next = current.map { min(max($0 + offset, 0), rows.count - 1) } ?? 0
-        selection = rows[next].id
+        let shown = displayedEntries
+        guard !shown.isEmpty else { selection = nil; return }
+        let current = selection.flatMap { id in shown.firstIndex(where: { $0.id == id }) }
+        let next = current.map { min(max($0 + offset, 0), shown.count - 1) } ?? 0
+        selection = shown[next].id
     }
 
     /// Recomputes the rows; a search text that extends the previous one filters the previous
     /// result (the same rule, on fewer entries).
     private func refresh(narrowing: Bool) {
-        let source = narrowing ? displayed : allEntries
-        displayed = EntryList.displayedEntries(source, filter: filter, searchText: searchText)
-        rows = displayed.map(VaultListRow.init)
-        if let selected = selection, !displayed.contains(where: { $0.id == selected }) { selection = nil }
+        let source = narrowing ? displayedEntries : allEntries
+        displayedEntries = EntryList.displayedEntries(source, filter: filter, searchText: searchText)
+        if let selected = selection, !displayedEntries.contains(where: { $0.id == selected }) { selection = nil }
     }
 }

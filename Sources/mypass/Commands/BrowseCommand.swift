@@ -178,7 +178,7 @@ final class BrowseApp {
 
     // MARK: Keys
 
-    private func handle(_ key: Key) {
+    func handle(_ key: Key) {
         if key == .control(3) { running = false; return }  // Ctrl-C
         switch mode {
         case .help: mode = .normal
@@ -232,7 +232,7 @@ final class BrowseApp {
                 mode = .form(editor, field: 0)
             }
         case .character("d"):
-            if let id = list.selection, let row = list.rows.first(where: { $0.id == id }) { mode = .confirmDelete(id, row.title) }
+            if let id = list.selection, let item = list.entry(id) { mode = .confirmDelete(id, item.entry.title) }
         case .character("L"): lock(reason: "Locked.")
         default: break
         }
@@ -431,11 +431,15 @@ final class BrowseApp {
     private func render() {
         guard let terminal else { return }
         let (columns, rows) = terminal.size
+        terminal.write(frame(columns: columns, rows: rows))
+    }
+
+    /// What the screen gets for a window of `columns` x `rows`: the escape sequences and text of one frame.
+    func frame(columns: Int, rows: Int) -> String {
         var frame = Frame(columns: columns, rows: rows)
         if columns < 80 || rows < 24 {
             frame.set(0, [("Enlarge the window to at least 80x24 (it is \(columns)x\(rows)).", columns, "")])
-            terminal.write("\u{1B}[2J" + frame.output)
-            return
+            return "\u{1B}[2J" + frame.output
         }
         switch mode {
         case .help: drawHelp(&frame)
@@ -446,7 +450,7 @@ final class BrowseApp {
         if case .confirmDelete(_, let title) = mode {
             frame.set(rows - 2, [("Delete '\(safe(title))' to the recycle bin? (y/n)", columns, bold)])
         }
-        terminal.write(frame.output)
+        return frame.output
     }
 
     private func drawHelp(_ frame: inout Frame) {
@@ -490,7 +494,7 @@ final class BrowseApp {
             groupLines.append((text, focus == .groups && index == groupCursor ? reverse : ""))
         }
         // The list.
-        let selected = list.selection.flatMap { id in list.rows.firstIndex(where: { $0.id == id }) }
+        let selected = list.selection.flatMap { id in list.displayedEntries.firstIndex(where: { $0.id == id }) }
         let visible = bodyRows - 1
         if let selected {
             if selected < listTop { listTop = selected }
@@ -498,7 +502,9 @@ final class BrowseApp {
         }
         listTop = min(listTop, max(0, list.rows.count - visible))
         var listLines: [(String, String)] = [(list.rows.isEmpty ? "No entries" : "Entries", bold)]
-        for (index, row) in list.rows.enumerated().dropFirst(listTop).prefix(visible) {
+        let rowsShown = list.rows
+        for index in listTop..<min(listTop + visible, rowsShown.count) {
+            let row = rowsShown[index]
             let name = glyph(row.iconID) + " " + DisplayWidth.truncated(safe(row.title), to: max(10, listWidth * 3 / 5))
             let crumb = DisplayWidth.middleTruncated(safe(row.subtitle), to: max(0, listWidth - DisplayWidth.of(name) - 2))
             let style = index == selected ? (focus == .list && !searching ? reverse : bold) : ""
@@ -526,8 +532,8 @@ final class BrowseApp {
             }
             detailLines.append(("Last displayed: " + detail.lastDisplayed.iso8601, dim))
             detailLines.append(("Password changed: " + detail.passwordLastChanged.iso8601, dim))
-        } else if let id = list.selection, let row = list.rows.first(where: { $0.id == id }) {
-            detailLines.append((safe(row.title), bold))
+        } else if let id = list.selection, let item = list.entry(id) {
+            detailLines.append((safe(item.entry.title), bold))
             detailLines.append(("Enter shows the entry.", dim))
         }
         for row in 0..<bodyRows {
@@ -618,5 +624,54 @@ final class BrowseMatchApp {
         if all.isEmpty { frame.set(1, [("  No entries", columns, dim)]) }
         frame.set(rows - 1, [("Enter chooses (prints its path, copies its password)  ↑ ↓ move  type to search  Esc cancels", columns, reverse)])
         terminal.write(frame.output)
+    }
+}
+
+/// `MYPASS_BROWSE_BENCH=1 mypass __browse-bench VAULT [--keys TEXT] [--size COLSxROWS]` (for
+/// `mypass-bench browse`): opens the vault as `browse` does (password on standard input), builds
+/// the same models and first frame, then types `/` and each character of TEXT, timing each key's
+/// model update and frame. Prints one line: the nanoseconds of each key, then `peak` and this
+/// process's VmHWM in bytes.
+enum BrowseBenchmark {
+    static let commandName = "__browse-bench"
+    static var isEnabled: Bool { ProcessInfo.processInfo.environment["MYPASS_BROWSE_BENCH"] == "1" }
+
+    static func run(_ arguments: [String]) throws {
+        guard let vault = arguments.first else { throw CLIError(.usage, "__browse-bench VAULT [--keys TEXT] [--size COLSxROWS]") }
+        var keys = "site 4"
+        var size = (120, 40)
+        var index = 1
+        while index + 1 < arguments.count {
+            if arguments[index] == "--keys" { keys = arguments[index + 1] }
+            if arguments[index] == "--size" {
+                let parts = arguments[index + 1].split(separator: "x").compactMap { Int($0) }
+                if parts.count == 2 { size = (parts[0], parts[1]) }
+            }
+            index += 2
+        }
+        guard case .run(let parsed) = try ArgumentParser.parse([vault, "--no-agent"], for: CommandSpecs.browse) else {
+            throw CLIError(.usage, "__browse-bench VAULT")
+        }
+        let (context, _) = try VaultContext.open(parsed)
+        let line = try MainActor.assumeIsolated { () throws -> String in
+            let app = BrowseApp(context: context, parsed: parsed, lockAfterSeconds: 0)
+            var written = app.frame(columns: size.0, rows: size.1).utf8.count
+            var times: [String] = []
+            for key in [Key.character("/")] + keys.map({ Key.character($0) }) {
+                let start = ContinuousClock.now
+                app.handle(key)
+                written &+= app.frame(columns: size.0, rows: size.1).utf8.count
+                let elapsed = ContinuousClock.now - start
+                times.append(String(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000))
+            }
+            return times.joined(separator: " ") + " frames \(written)"
+        }
+        var peak = "0"
+        if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) {
+            for entry in status.split(separator: "\n") where entry.hasPrefix("VmHWM:") {
+                peak = String((Int(entry.split(separator: " ")[1]) ?? 0) * 1024)
+            }
+        }
+        Console.line(line + " peak " + peak)
     }
 }

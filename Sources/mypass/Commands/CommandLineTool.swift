@@ -110,6 +110,9 @@ package enum CommandLineTool {
         case MemoryCheck.commandName where MemoryCheck.isEnabled:
             try MemoryCheck.run(Array(arguments.dropFirst()))
             return
+        case BrowseBenchmark.commandName where BrowseBenchmark.isEnabled:
+            try BrowseBenchmark.run(Array(arguments.dropFirst()))
+            return
         case "help":
             let path = Array(arguments.dropFirst())
             if path.isEmpty {
