@@ -30,7 +30,7 @@ public struct AutoFillFailure: Error, Sendable, Equatable {
     /// The app's URL that the extension opens.
     public var deepLink: URL { Self.deepLink }
 
-    /// The failure for a core error from ``CredentialIndex/open(_:key:cachedKey:options:)``.
+    /// The failure for a core error from `CredentialIndex/open(_:key:cachedKey:options:)`.
     public init(_ error: CoreError) {
         switch error.code {
         case .memoryBudgetExceeded:
@@ -59,8 +59,8 @@ public struct AutoFillCredential: Sendable {
 }
 
 /// The AutoFill extension's credential list, given the system's service identifiers:
-/// suggestions first (``CredentialMatcher``, best match first), then every other entry, both
-/// narrowed by the search text. It works from the ``CredentialIndex`` (opened inside the
+/// suggestions first (`CredentialMatcher`, best match first), then every other entry, both
+/// narrowed by the search text. It works from the `CredentialIndex` (opened inside the
 /// extension's 50 MB budget; ``open(_:key:cachedKey:budgetBytes:)``), never from the full model.
 @available(iOS 17, macOS 14, *)
 @MainActor

@@ -81,7 +81,7 @@ public final class EntryEditorModel {
     }
 
     /// A form for entry `uuid` of `vault`.
-    /// - Throws: ``CoreError/Code/notFound``.
+    /// - Throws: `CoreError/Code/notFound`.
     public convenience init(editing uuid: KDBXUUID, in vault: Vault) throws(CoreError) {
         self.init(editor: try EntryEditor(editing: uuid, in: vault))
     }

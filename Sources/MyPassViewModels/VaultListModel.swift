@@ -7,7 +7,7 @@ import Observation
 public struct VaultListRow: Sendable, Identifiable, Equatable {
     /// The entry's UUID.
     public let id: KDBXUUID
-    /// The SF Symbol for the entry's KeePass icon index (``KeePassIconMapper``).
+    /// The SF Symbol for the entry's KeePass icon index (`KeePassIconMapper`).
     public let iconSymbol: String
     /// The KeePass standard icon index (0-68).
     public let iconID: Int
@@ -40,7 +40,7 @@ public struct VaultListRow: Sendable, Identifiable, Equatable {
 
 /// The vault list screen: every entry of the vault as one flat list, the search text (always
 /// visible), the selected groups of the filter, and the selection. Displayed entries are the
-/// group filter, then the search, combined by AND (``EntryList/displayedEntries(_:filter:searchText:)``).
+/// group filter, then the search, combined by AND (`EntryList/displayedEntries(_:filter:searchText:)`).
 ///
 /// The group filter lives in its own model (``GroupFilterModel``); the caller wires the two
 /// (`list.filter = groups.filter` when the checkboxes change).

@@ -5,7 +5,7 @@ import MyPassKDBX
 import Observation
 
 /// The unlock screen and the open session: password and/or key file, progress and cancel while
-/// the KDF runs, quick reopen through the ``CredentialStore`` (the app's Face ID / Touch ID
+/// the KDF runs, quick reopen through the `CredentialStore` (the app's Face ID / Touch ID
 /// item), lock on background and after idle time. After a lock no vault data and no secret is
 /// left in this model; ``onVaultChange`` tells the screens' models to load or clear.
 @available(iOS 17, macOS 14, *)
@@ -169,7 +169,7 @@ public final class VaultSessionModel {
         }
     }
 
-    /// Saves through ``VaultDocument`` (a change made on disk meanwhile is merged); `nil` when it failed.
+    /// Saves through `VaultDocument` (a change made on disk meanwhile is merged); `nil` when it failed.
     @discardableResult
     public func save() async -> VaultDocument.SaveReport? {
         do throws(CoreError) {
