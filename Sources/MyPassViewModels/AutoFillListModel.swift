@@ -5,7 +5,7 @@ import MyPassKDBX
 import Observation
 
 /// Why the AutoFill extension cannot offer credentials: it shows "Open MyPass" with
-/// ``deepLink`` (`mypass://unlock`), which opens the app to unlock (or to fix the vault).
+/// `deepLink` (`mypass://unlock`), which opens the app to unlock (or to fix the vault).
 @available(iOS 17, macOS 14, *)
 public struct AutoFillFailure: Error, Sendable, Equatable {
     /// Why.

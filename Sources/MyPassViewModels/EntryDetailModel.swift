@@ -8,7 +8,7 @@ import Observation
 /// when the entry was last displayed and when its password last changed.
 ///
 /// Opening an entry records the access as KeePass does (last access time, usage count + 1),
-/// kept with the next save and never saved on its own: ``VaultSessionModel/openEntry(_:)``.
+/// kept with the next save and never saved on its own: ``VaultSessionModel/openEntry(_:clipboard:)``.
 @available(iOS 17, macOS 14, *)
 @MainActor
 @Observable
