@@ -95,7 +95,7 @@ package struct KDBXReader {
         do {
             return try Gzip.decompress(content, maxOutputBytes: limits.maxDecompressedBytes)
         } catch {
-            throw PayloadPipeline.map(error)
+            throw Payload.map(error)
         }
     }
 
@@ -104,24 +104,24 @@ package struct KDBXReader {
     package func parseContent(_ content: [UInt8]) throws(KDBXError) -> Vault {
         var contentHeader = header
         contentHeader.compression = .none
-        var pipeline = try PayloadPipeline(header: contentHeader, limits: limits, skipsBlockFraming: true)
+        var pipeline = try PayloadPipeline<VaultContent>(header: contentHeader, limits: limits, skipsBlockFraming: true)
         var start = 0
         while start < content.count {
-            let end = min(start + PayloadPipeline.chunkByteCount, content.count)
+            let end = min(start + Payload.chunkByteCount, content.count)
             try pipeline.consumePlaintext(content[start..<end])
             start = end
         }
-        let body = try pipeline.finishPlaintext()
-        return try makeVault(body, innerStream: pipeline.innerStreamAlgorithm)
+        let body = try pipeline.finish()
+        return try makeVault(body, innerStream: pipeline.content.innerStreamAlgorithm)
     }
 
     /// Decrypts, inflates and parses in one streaming pass (the stages above, fused).
     /// - Throws: ``KDBXError`` `.wrongKey` (3.x start bytes), `.corruptedFile`, `.limitExceeded`.
     package func readVault(keys: MasterKeys) throws(KDBXError) -> Vault {
-        var pipeline = try PayloadPipeline(header: header, limits: limits, payloadByteCount: file.count - payloadOffset)
+        var pipeline = try PayloadPipeline<VaultContent>(header: header, limits: limits, payloadByteCount: file.count - payloadOffset)
         try streamPlaintext(keys: keys, into: &pipeline)
-        let body = try pipeline.finishPlaintext()
-        return try makeVault(body, innerStream: pipeline.innerStreamAlgorithm)
+        let body = try pipeline.finish()
+        return try makeVault(body, innerStream: pipeline.content.innerStreamAlgorithm)
     }
 
     /// Decrypts and inflates like ``readVault(keys:)``, but hashes the content instead of parsing
@@ -133,16 +133,15 @@ package struct KDBXReader {
     /// - Throws: ``KDBXError`` `.wrongKey` (3.x start bytes), `.corruptedFile`, `.limitExceeded`.
     /// - Complexity: linear in the file; memory bounded by the 64 KiB chunks and the inflate window.
     package func contentDigest(keys: MasterKeys) throws(KDBXError) -> [UInt8] {
-        var pipeline = try PayloadPipeline(header: header, limits: limits, payloadByteCount: file.count - payloadOffset,
-                                           digestsContent: true)
+        var pipeline = PayloadPipeline<ContentDigest>(header: header, limits: limits, payloadByteCount: file.count - payloadOffset)
         try streamPlaintext(keys: keys, into: &pipeline)
-        return try pipeline.finishDigest()
+        return try pipeline.finish()
     }
 
     /// Decrypts the whole payload into `pipeline`, 64 KiB of ciphertext at a time, each plaintext
     /// chunk wiped once consumed; the padding (CBC) is checked at the end.
     /// - Throws: ``KDBXError`` `.corruptedFile` (bad padding), and what the pipeline throws.
-    private func streamPlaintext(keys: MasterKeys, into pipeline: inout PayloadPipeline) throws(KDBXError) {
+    private func streamPlaintext<Content>(keys: MasterKeys, into pipeline: inout PayloadPipeline<Content>) throws(KDBXError) {
         var decryptor = try header.cipher.makeDecryptor(key: keys.cipherKey, iv: header.encryptionIV)
         try forEachCiphertextChunk(keys: keys) { (chunk) throws(KDBXError) in
             var plain = decryptor.update(chunk)
@@ -163,7 +162,7 @@ package struct KDBXReader {
         func split(_ data: ArraySlice<UInt8>) throws(KDBXError) {
             var start = data.startIndex
             while start < data.endIndex {
-                let end = min(start + PayloadPipeline.chunkByteCount, data.endIndex)
+                let end = min(start + Payload.chunkByteCount, data.endIndex)
                 try body(data[start..<end])
                 start = end
             }

@@ -130,7 +130,7 @@ private final class PayloadEncoder<Sink: KDBXByteSink> {
     private var framed: [UInt8] = []
     private var failure: KDBXError?
     /// The hash of the content, as it enters deflate.
-    var contentHasher = PayloadPipeline.contentHash()
+    var contentHasher = Payload.contentHash()
 
     init(sink: Sink, encryptor: PayloadCipherStream, isKDBX4: Bool, hmacKey: SecureBytes, blockByteCount: Int,
          compressionLevel: Int?) {
@@ -179,7 +179,7 @@ private final class PayloadEncoder<Sink: KDBXByteSink> {
         guard failure == nil, !plain.isEmpty else { return }
         var start = plain.startIndex
         while start < plain.endIndex {
-            let end = min(start + PayloadPipeline.chunkByteCount, plain.endIndex)
+            let end = min(start + Payload.chunkByteCount, plain.endIndex)
             emitCiphertext(encryptor.update(plain[start..<end])[...])
             start = end
         }
@@ -192,7 +192,7 @@ private final class PayloadEncoder<Sink: KDBXByteSink> {
         } else {
             framed.append(contentsOf: cipher)
         }
-        flush(minimum: PayloadPipeline.chunkByteCount)
+        flush(minimum: Payload.chunkByteCount)
     }
 
     private func flush(minimum: Int) {

@@ -96,14 +96,14 @@ package struct KDBXCredentialReader {
     package mutating func readCredentials(keys: MasterKeys, selection: CredentialSkim.FieldSelection,
                                           source: inout some KDBXByteSource, maxKeptBytes: Int? = nil) throws(KDBXError) -> CredentialSkim {
         var decryptor = try header.cipher.makeDecryptor(key: keys.cipherKey, iv: header.encryptionIV)
-        var pipeline = try CredentialPipeline(header: header, limits: limits, selection: selection,
-                                              payloadByteCount: payloadByteCount, maxKeptBytes: maxKeptBytes)
+        var pipeline = try PayloadPipeline<CredentialContent>(header: header, limits: limits, selection: selection,
+                                                              payloadByteCount: payloadByteCount, maxKeptBytes: maxKeptBytes)
         var largest = 0
         func decrypt(_ chunk: ArraySlice<UInt8>) throws(KDBXError) {
             largest = max(largest, chunk.count)
             var start = chunk.startIndex
             while start < chunk.endIndex {
-                let end = min(start + PayloadPipeline.chunkByteCount, chunk.endIndex)
+                let end = min(start + Payload.chunkByteCount, chunk.endIndex)
                 var plain = decryptor.update(chunk[start..<end])
                 defer { wipe(&plain) }
                 try pipeline.consumePlaintext(plain[...])
@@ -148,7 +148,7 @@ package struct KDBXCredentialReader {
         }
         defer { wipe(&tail) }
         try pipeline.consumePlaintext(tail[...])
-        var (skim, headerHash) = try pipeline.finishPlaintext()
+        var (skim, headerHash) = try pipeline.finish()
         skim.largestBlockBytes = largest
         if let stored = headerHash, !stored.isEmpty {
             guard constantTimeEquals(SHA256.hash(header.rawBytes), stored) else {

@@ -228,7 +228,7 @@ extension VaultXMLReader {
         }
         if XMLValues.flag(leaf.attributes, "Compressed"), !bytes.isEmpty {
             let budget = limits.maxBinaryBytes - inflatedBinaryBytes
-            bytes = try GzipBridge.decompress(bytes, maxOutputBytes: budget, location: "XML line \(tokenizer.line) column \(tokenizer.column)")
+            bytes = try GzipBridge.decompress(bytes, maxOutputBytes: budget, location: walk.location)
             inflatedBinaryBytes += bytes.count
         }
         return BinaryPoolItem(data: bytes, isProtected: false)
