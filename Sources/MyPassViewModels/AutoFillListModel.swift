@@ -137,7 +137,7 @@ public final class AutoFillListModel {
     private func refresh() {
         let needle = SearchFolding.fold(searchText.trimmingCharacters(in: .whitespaces))
         func keep(_ credential: IndexedCredential) -> Bool {
-            needle.isEmpty || credential.searchKeys.contains(where: { $0.contains(needle) })
+            credential.searchKeys.contains(where: { SearchFolding.contains($0, folded: needle) })
         }
         func row(_ credential: IndexedCredential, _ kind: CredentialMatchKind?) -> Row {
             Row(id: credential.id, title: credential.title, userName: credential.userName, breadcrumb: credential.breadcrumb,

@@ -29,13 +29,53 @@ public struct VaultListRow: Sendable, Identifiable, Equatable {
     }
 
     init(_ item: FlatEntry) {
-        id = item.entry.uuid
-        iconID = item.entry.iconID
-        iconSymbol = KeePassIconMapper.symbolName(forIconID: item.entry.iconID)
-        title = item.entry.title
-        userName = item.entry.userName
-        breadcrumb = item.breadcrumb
+        self.init(entry: item.entry, breadcrumb: item.breadcrumb)
     }
+
+    init(entry: Entry, breadcrumb: [String]) {
+        id = entry.uuid
+        iconID = entry.iconID
+        iconSymbol = KeePassIconMapper.symbolName(forIconID: entry.iconID)
+        title = entry.title
+        userName = entry.userName
+        self.breadcrumb = breadcrumb
+    }
+}
+
+/// Entries of the list by position, made on access (a list of 50,000 entries makes only the
+/// entries a view reads): ``VaultListModel/allEntries`` and ``VaultListModel/displayedEntries``.
+@available(iOS 17, macOS 14, *)
+public struct FlatEntries: RandomAccessCollection, Sendable {
+    let index: FlatEntryIndex?
+    let positions: [FlatEntryIndex.Position]?
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { positions?.count ?? index?.count ?? 0 }
+
+    /// The entry at `offset` (made now: a ``FlatEntry`` with a copy of the model value).
+    public subscript(offset: Int) -> FlatEntry {
+        guard let index else { preconditionFailure("an empty list has no entries") }
+        return index[positions?[offset] ?? offset]
+    }
+
+    /// The row at `offset`, without the search keys a ``FlatEntry`` carries.
+    func row(_ offset: Int) -> VaultListRow {
+        guard let index else { preconditionFailure("an empty list has no rows") }
+        let position = positions?[offset] ?? offset
+        return VaultListRow(entry: index.entry(at: position), breadcrumb: index.breadcrumb(at: position))
+    }
+}
+
+/// The rows of the list, made on access row by row.
+@available(iOS 17, macOS 14, *)
+public struct VaultListRows: RandomAccessCollection, Sendable {
+    let entries: FlatEntries
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { entries.count }
+
+    /// The row at `offset`.
+    public subscript(offset: Int) -> VaultListRow { entries.row(offset) }
 }
 
 /// The vault list screen: every entry of the vault as one flat list, the search text (always
@@ -48,9 +88,10 @@ public struct VaultListRow: Sendable, Identifiable, Equatable {
 @MainActor
 @Observable
 public final class VaultListModel {
-    /// Every current entry (none while locked).
-    public private(set) var allEntries: [FlatEntry] = []
-    /// The search text; typing filters as you type.
+    /// Every current entry (none while locked), made on access.
+    public var allEntries: FlatEntries { FlatEntries(index: index, positions: nil) }
+    /// The search text; typing filters as you type (text appended to the previous search
+    /// narrows the previous result instead of searching every entry again).
     public var searchText: String = "" {
         didSet { if searchText != oldValue { refresh(narrowing: searchText.hasPrefix(oldValue) && !oldValue.isEmpty) } }
     }
@@ -60,14 +101,25 @@ public final class VaultListModel {
     }
     /// The rows displayed, in vault order: made on access, row by row (a list of 50,000 entries
     /// builds only the rows a view shows).
-    public var rows: LazyMapCollection<[FlatEntry], VaultListRow> { displayedEntries.lazy.map(VaultListRow.init) }
+    public var rows: VaultListRows { VaultListRows(entries: displayedEntries) }
     /// The selected entry, when it is displayed.
-    public var selection: KDBXUUID?
+    public var selection: KDBXUUID? {
+        didSet { if selection != oldValue { selectedOffset = selection.flatMap { index?.index(of: $0, in: displayed) } } }
+    }
+    /// The offset of ``selection`` in ``rows``.
+    public private(set) var selectedOffset: Int?
     /// Whether the vault is locked (the list is empty then).
     public private(set) var isLocked = true
 
-    /// The displayed entries (what ``rows`` shows).
-    public private(set) var displayedEntries: [FlatEntry] = []
+    /// The displayed entries (what ``rows`` shows), made on access.
+    public var displayedEntries: FlatEntries { FlatEntries(index: index, positions: displayed) }
+
+    /// The number of entries of the vault (``allEntries``' count).
+    public var entryCount: Int { index?.count ?? 0 }
+
+    @ObservationIgnored private var index: FlatEntryIndex?
+    /// The positions in ``index`` of the displayed entries.
+    private var displayed: [FlatEntryIndex.Position] = []
 
     /// An empty, locked list.
     public init() {}
@@ -75,7 +127,8 @@ public final class VaultListModel {
     /// Shows `vault` (after an unlock, or after an edit or a save): the filter is pruned of
     /// groups that no longer exist; search text and selection are kept where they still apply.
     public func load(_ vault: Vault) {
-        allEntries = vault.flatEntries
+        index = nil
+        index = FlatEntryIndex(vault)
         isLocked = false
         var pruned = filter
         pruned.prune(in: vault.root)
@@ -84,8 +137,8 @@ public final class VaultListModel {
 
     /// Forgets every entry (on lock): nothing of the vault stays in the model.
     public func clear() {
-        allEntries = []
-        displayedEntries = []
+        index = nil
+        displayed = []
         selection = nil
         searchText = ""
         filter = GroupFilter()
@@ -93,22 +146,25 @@ public final class VaultListModel {
     }
 
     /// The displayed entry with `id`.
-    public func entry(_ id: KDBXUUID) -> FlatEntry? { displayedEntries.first(where: { $0.id == id }) }
+    public func entry(_ id: KDBXUUID) -> FlatEntry? {
+        guard let index, let offset = index.index(of: id, in: displayed) else { return nil }
+        return index[displayed[offset]]
+    }
 
     /// Moves the selection by `offset` rows (clamped), selecting the first row when none is.
     public func moveSelection(by offset: Int) {
-        let shown = displayedEntries
-        guard !shown.isEmpty else { selection = nil; return }
-        let current = selection.flatMap { id in shown.firstIndex(where: { $0.id == id }) }
-        let next = current.map { min(max($0 + offset, 0), shown.count - 1) } ?? 0
-        selection = shown[next].id
+        guard let index, !displayed.isEmpty else { selection = nil; return }
+        let next = selectedOffset.map { min(max($0 + offset, 0), displayed.count - 1) } ?? 0
+        selection = index.uuid(at: displayed[next])
     }
 
     /// Recomputes the rows; a search text that extends the previous one filters the previous
     /// result (the same rule, on fewer entries).
     private func refresh(narrowing: Bool) {
-        let source = narrowing ? displayedEntries : allEntries
-        displayedEntries = EntryList.displayedEntries(source, filter: filter, searchText: searchText)
-        if let selected = selection, !displayedEntries.contains(where: { $0.id == selected }) { selection = nil }
+        guard let index else { displayed = []; return }
+        let previous = narrowing ? displayed : nil
+        displayed = index.displayed(filter: filter, searchText: searchText, among: previous)
+        selectedOffset = selection.flatMap { index.index(of: $0, in: displayed) }
+        if selectedOffset == nil { selection = nil }
     }
 }
