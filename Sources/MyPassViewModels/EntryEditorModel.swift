@@ -59,7 +59,8 @@ public final class EntryEditorModel {
     /// Whether the entry expires, and when.
     public var expires: Bool
     public var expiry: KDBXTime
-    /// The TOTP set-up: an `otpauth://` URI (the `otp` field KeePassXC writes), empty for none.
+    /// The TOTP set-up: an `otpauth://` URI (the `otp` field KeePassXC writes), or a bare Base32
+    /// secret (stored as the URI ``otpFieldValue`` makes of it); empty for none.
     public var otpURI: String
     /// The attachments.
     public private(set) var attachments: [Attachment]
@@ -74,6 +75,8 @@ public final class EntryEditorModel {
 
     @ObservationIgnored private let editor: EntryEditor
     @ObservationIgnored private var nextFieldID = 0
+    /// The `otp` field as read (kept as stored unless it is changed).
+    @ObservationIgnored private var originalOTP = ""
 
     /// A form for a new entry in `vault`, with the group picker's default for `filter`.
     public convenience init(adding vault: Vault, filter: GroupFilter) {
@@ -108,6 +111,7 @@ public final class EntryEditorModel {
         attachments = draft.attachments
         groupChoices = editor.groupChoices
         groupID = editor.groupUUID
+        originalOTP = otpURI
     }
 
     /// The password as text, for a secure text field's binding.
@@ -124,6 +128,40 @@ public final class EntryEditorModel {
     /// Replaces the password with a generated one (``generatorOptions``).
     public func generatePassword() throws(CoreError) {
         password = try PasswordGenerator.generate(generatorOptions)
+    }
+
+    /// Sets up TOTP from an authenticator's Base32 secret (RFC 4648 section 6, spaces ignored):
+    /// ``otpURI`` becomes the `otpauth://totp/...` URI KeePassXC writes (issuer the title, label
+    /// `title:user name`, SHA-1). `digits` (6-10) and `period` (seconds, at least 1) as the site gives them.
+    /// - Returns: `false` (nothing changed) when `secret` is not Base32.
+    @discardableResult
+    public func setUpTOTP(secret: String, digits: Int = 6, period: Int = 30) -> Bool {
+        let cleaned = secret.filter { !$0.isWhitespace && $0 != "-" }.uppercased()
+        guard !cleaned.isEmpty, (6...10).contains(digits), period >= 1, let bytes = Base32.decode(cleaned), !bytes.isEmpty else {
+            return false
+        }
+        otpURI = Self.otpauthURI(secret: Base32.encode(bytes).filter { $0 != "=" }, title: title, userName: userName,
+                                 digits: digits, period: period)
+        return true
+    }
+
+    /// The value stored in the `otp` field: ``otpURI`` as typed, or for a bare Base32 secret the
+    /// URI that ``setUpTOTP(secret:digits:period:)`` makes (unless it is the value the entry already
+    /// held, kept as stored); empty for none.
+    public var otpFieldValue: String {
+        let typed = otpURI.trimmingCharacters(in: .whitespaces)
+        guard !typed.isEmpty, otpURI != originalOTP, !typed.contains("://"), !typed.contains("="),
+              let bytes = Base32.decode(typed), !bytes.isEmpty else { return typed }
+        return Self.otpauthURI(secret: Base32.encode(bytes).filter { $0 != "=" }, title: title, userName: userName, digits: 6, period: 30)
+    }
+
+    private static func otpauthURI(secret: String, title: String, userName: String, digits: Int, period: Int) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        func encoded(_ text: String) -> String { text.addingPercentEncoding(withAllowedCharacters: allowed) ?? "" }
+        let issuer = title.isEmpty ? "MyPass" : title
+        let label = userName.isEmpty ? encoded(issuer) : encoded(issuer) + ":" + encoded(userName)
+        return "otpauth://totp/\(label)?secret=\(secret)&period=\(period)&digits=\(digits)&issuer=\(encoded(issuer))"
     }
 
     /// Adds an empty custom field; returns its id.
@@ -165,8 +203,9 @@ public final class EntryEditorModel {
             if field.name.isEmpty { found.append(.emptyFieldName); continue }
             if !names.insert(field.name).inserted { found.append(.duplicateFieldName(field.name)) }
         }
-        if !otpURI.trimmingCharacters(in: .whitespaces).isEmpty {
-            do throws(CoreError) { _ = try OTPParser.parse(otpURI) } catch { found.append(.invalidOTP(error.description)) }
+        let otp = otpFieldValue
+        if !otp.isEmpty {
+            do throws(CoreError) { _ = try OTPParser.parse(otp) } catch { found.append(.invalidOTP(error.description)) }
         }
         errors = found
         return found.isEmpty
@@ -191,7 +230,7 @@ public final class EntryEditorModel {
                 draft.setValue(field.value, for: field.name, isProtected: false)
             }
         }
-        let otp = otpURI.trimmingCharacters(in: .whitespaces)
+        let otp = otpFieldValue
         if !otp.isEmpty { draft.setProtectedValue(ProtectedString(otp), for: OTPFieldNames.otp) }
         draft.setExpiry(expires ? expiry : nil)
         draft.attachments = attachments

@@ -86,6 +86,16 @@ final class TmuxScreen {
         try waitFor("'\(text)'", { $0.contains(text) }, sourceLocation: sourceLocation)
     }
 
+    /// Waits until the screen contains every text of `all` and none of `none`. A frame reaches the
+    /// terminal in pieces (a loaded machine shows half-drawn screens), so a step waits for all it
+    /// asserts instead of asserting on the first screen that shows one part of it.
+    @discardableResult
+    func waitFor(all: [String], none: [String] = [], sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        try waitFor("all of \(all) and none of \(none)", { screen in
+            all.allSatisfy { screen.contains($0) } && !none.contains { screen.contains($0) }
+        }, sourceLocation: sourceLocation)
+    }
+
     /// Waits until the command exited with `status` and the shell printed the terminal's flags.
     @discardableResult
     func waitForExit(_ status: Int, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
@@ -153,20 +163,16 @@ struct BrowseTerminalTests {
         try screen.waitForPasswordPrompt()
         try screen.send("demo", literal: true)
         try screen.send("Enter")
-        var shown = try screen.waitFor("(7 of 7)")
-        #expect(shown.contains("Groups") && shown.contains("Company Mail") && shown.contains("Work > Email"))
-        #expect(shown.contains("? keys") && shown.contains("q quit"))
+        try screen.waitFor(all: ["(7 of 7)", "Groups", "Company Mail", "Work > Email", "? keys", "q quit"])
 
         // Filter: the Work group (with Email) ticked in the sidebar.
         try screen.send("Tab", "j", "Space")
-        shown = try screen.waitFor("(3 of 7)")
-        #expect(shown.contains("[x] Work") && shown.contains("[-] Demo") && shown.contains("Jira") && !shown.contains("Example Bank"))
+        try screen.waitFor(all: ["(3 of 7)", "[x] Work", "[-] Demo", "Jira"], none: ["Example Bank"])
 
         // Search inside the filter; Esc leaves the search line, Esc again clears it.
         try screen.send("Tab", "/")
         try screen.send("mail", literal: true)
-        shown = try screen.waitFor("(1 of 7)")
-        #expect(shown.contains("Company Mail") && !shown.contains("Jira"))
+        try screen.waitFor(all: ["(1 of 7)", "Company Mail"], none: ["Jira"])
         try screen.send("Escape")
         try screen.send("Escape")
         try screen.waitFor("(3 of 7)")
@@ -175,8 +181,7 @@ struct BrowseTerminalTests {
         try screen.send("/")
         try screen.send("github", literal: true)
         try screen.send("Enter")
-        shown = try screen.waitFor("User name: sam-dev")
-        #expect(shown.contains("Password: ••••••••") && shown.contains("TOTP: ") && shown.contains("Tags: dev, 2fa"))
+        try screen.waitFor(all: ["User name: sam-dev", "Password: ••••••••", "TOTP: ", "Tags: dev, 2fa"])
         try screen.send("r")
         try screen.waitFor("Password: gh-Xq8!vR2#mT5pL")
         try screen.send("c")
@@ -187,14 +192,12 @@ struct BrowseTerminalTests {
         try screen.send("Escape")
         try screen.waitFor("(3 of 7)")
         try screen.send("a")
-        shown = try screen.waitFor("Add an entry")
-        #expect(shown.contains("◀ Demo / Work ▶"))
+        try screen.waitFor(all: ["Add an entry", "◀ Demo / Work ▶"])
         try screen.send("Added 東京 ✓", literal: true)
         try screen.send("Tab")
         try screen.send("bob", literal: true)
         try screen.send("Tab", "C-g", "Enter")
-        shown = try screen.waitFor("Saved 'Added 東京 ✓' in Demo / Work.")
-        #expect(shown.contains("(4 of 8)"))
+        try screen.waitFor(all: ["Saved 'Added 東京 ✓' in Demo / Work.", "(4 of 8)"])
 
         // Edit the new entry's user name.
         try screen.send("e")
@@ -202,44 +205,110 @@ struct BrowseTerminalTests {
         try screen.send("Tab", "BSpace", "BSpace", "BSpace")
         try screen.send("carol", literal: true)
         try screen.send("Enter")
-        shown = try screen.waitFor("carol · Work")
+        try screen.waitFor("carol · Work")
 
         // Delete it to the recycle bin, after a confirmation.
         try screen.send("d")
         try screen.waitFor("to the recycle bin? (y/n)")
         try screen.send("y")
-        shown = try screen.waitFor("Moved to the recycle bin and saved.")
-        #expect(!shown.contains("carol"))
+        try screen.waitFor(all: ["Moved to the recycle bin and saved."], none: ["carol"])
 
         // Lock: nothing of the vault on screen; unlock by password.
         try screen.send("L")
-        shown = try screen.waitFor("locked")
-        #expect(shown.contains("Password:") && !shown.contains("GitHub") && !shown.contains("sam-dev"))
+        try screen.waitFor(all: ["locked", "Password:"], none: ["GitHub", "sam-dev"])
         try screen.send("demo", literal: true)
         try screen.send("Enter")
         try screen.waitFor("Unlocked.")
 
         // Resize: 80x24 lays out, smaller shows the notice, 200x60 lays out again.
         try screen.resize(80, 24)
-        shown = try screen.waitFor("the 80x24 layout", { $0.contains("Search:") && $0.split(separator: "\n").count <= 24 })
-        #expect(shown.contains("Entries"))
+        try screen.waitFor("the 80x24 layout", { screen in
+            let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
+            return lines.first?.contains("Search:") == true && screen.contains("Entries") && lines.count <= 25
+                && lines.dropFirst(23).first?.contains("? keys") == true
+        })
         try screen.resize(79, 24)
         try screen.waitFor("Enlarge the window to at least 80x24 (it is 79x24).")
         try screen.resize(200, 60)
-        shown = try screen.waitFor("the 200x60 layout", { $0.contains("Search:") && $0.contains("Groups") })
-        #expect(shown.contains("Company Mail"))
+        try screen.waitFor(all: ["Search:", "Groups", "Company Mail", "? keys"])
 
         // Help, then quit: the normal screen is back with nothing of the vault, the terminal cooked again.
         try screen.send("?")
         try screen.waitFor("mypass browse: keys")
         try screen.send("Escape", "q")
-        shown = try screen.waitForExit(0)
+        let shown = try screen.waitForExit(0)
         #expect(!shown.contains("GitHub") && !shown.contains("sam-dev") && !shown.contains("Search:"))
         #expect(shown.contains("echo") && shown.contains("icanon") && !shown.contains("-echo") && !shown.contains("-icanon"))
 
         // What was saved: the new entry in the recycle bin, GitHub's access recorded with the save.
         let binned = try CLI.run(["show", vault, "Recycle Bin/Added 東京 ✓", "--no-agent"], stdin: "demo\n")
         #expect(binned.status == 0 && binned.stdoutText.contains("carol"), "\(binned.stdoutText) \(binned.stderrText)")
+    }
+
+    @Test func theFormSetsEveryField() throws {
+        let scratch = try Scratch()
+        let vault = try scratch.copy("demo/demo.kdbx")
+        let receipt = try scratch.write("receipt.txt", Array("paid\n".utf8))
+        guard let screen = try TmuxScreen(command: Self.command("browse \(vault)"), test: "browse form") else { return }
+        try screen.waitForPasswordPrompt()
+        try screen.send("demo", literal: true)
+        try screen.send("Enter")
+        try screen.waitFor(all: ["(7 of 7)", "? keys"])
+
+        // Add: title, expiry, TOTP from a Base32 secret, a protected and a plain custom field, an attachment.
+        try screen.send("a")
+        try screen.waitFor(all: ["Add an entry", "Attach file"])
+        try screen.send("Fields", literal: true)
+        try screen.send("Tab", "Tab", "Tab", "Tab", "Tab", "Tab")
+        try screen.waitFor("YYYY-MM-DD, YYYY-MM-DDTHH:MM:SSZ (UTC) or never")
+        try screen.send("BSpace", "BSpace", "BSpace", "BSpace", "BSpace")
+        try screen.send("2030-01-02", literal: true)
+        try screen.send("Tab")
+        try screen.send("JBSWY3DPEHPK3PXP", literal: true)
+        try screen.send("C-n")
+        try screen.waitFor("Ctrl-P protects")
+        try screen.send("PIN", literal: true)
+        try screen.send("Tab")
+        try screen.send("1234", literal: true)
+        try screen.send("C-p")
+        try screen.waitFor(all: ["Field (prot.)", "****"], none: ["1234"])
+        try screen.send("C-n")
+        try screen.send("Note", literal: true)
+        try screen.send("Tab")
+        try screen.send("plain", literal: true)
+        try screen.send("Tab")
+        try screen.waitFor("Type a file's path; Enter attaches it")
+        try screen.send(receipt, literal: true)
+        try screen.send("Enter")
+        try screen.waitFor(all: ["Attached 'receipt.txt' (5 bytes)", "receipt.txt (5 bytes)"])
+        try screen.send("Tab", "Enter")
+        try screen.waitFor(all: ["Saved 'Fields' in Demo.", "(8 of 8)"])
+        try screen.send("Enter")
+        try screen.waitFor(all: ["PIN: ••••••••", "Note: plain", "Expires: 2030-01-02T00:00:00Z", "TOTP: ", "Attachment: receipt.txt (5 bytes)"])
+
+        // Edit: remove the plain field (Up from the title wraps to the attach row).
+        try screen.send("e")
+        try screen.waitFor(all: ["Edit the entry", "Attach file"])
+        try screen.send("Up", "Up", "Up", "Up")
+        try screen.waitFor(all: ["Ctrl-P protects", "Note▏"])
+        try screen.send("C-d")
+        try screen.waitFor(all: ["Edit the entry", "Ctrl-D removes the attachment"], none: ["Note▏"])
+        try screen.send("Enter")
+        try screen.waitFor(all: ["Saved 'Fields' in Demo.", "PIN: ••••••••"], none: ["Note: plain"])
+        try screen.send("q")
+        try screen.waitForExit(0)
+
+        // What was saved, as `show` reads it: the fields, their protection, the otpauth URI.
+        let shown = try CLI.run(["show", vault, "Fields", "--no-agent"], stdin: "demo\n")
+        #expect(shown.status == 0)
+        #expect(shown.stdoutText.contains("PIN: PROTECTED") && !shown.stdoutText.contains("Note:"), "\(shown.stdoutText)")
+        #expect(shown.stdoutText.contains("Expires: 2030-01-02T00:00:00Z") && shown.stdoutText.contains("receipt.txt (5 bytes)"))
+        let pin = try CLI.run(["show", vault, "Fields", "--field", "PIN", "--no-agent"], stdin: "demo\n")
+        #expect(pin.stdoutText == "1234\n")
+        let otp = try CLI.run(["show", vault, "Fields", "--field", "otp", "--no-agent"], stdin: "demo\n")
+        #expect(otp.stdoutText == "otpauth://totp/Fields:sam?secret=JBSWY3DPEHPK3PXP&period=30&digits=6&issuer=Fields\n")  // sam: the vault's default user name
+        let code = try CLI.run(["totp", vault, "Fields", "--time", "59", "--no-agent"], stdin: "demo\n")
+        #expect(code.stdoutText == "996554\n", "the RFC 6238 code of JBSWY3DPEHPK3PXP at 59 s (SHA-1, 6 digits, 30 s)")
     }
 
     @Test func sigtermAndCtrlCRestoreTheTerminal() throws {
@@ -267,19 +336,20 @@ struct BrowseTerminalTests {
         let scratch = try Scratch()
         let vault = try scratch.copy("demo/demo.kdbx")
         for json in [false, true] {
-            guard let screen = try TmuxScreen(command: Self.command("browse \(vault) --match https://github.com/login" + (json ? " --json" : "")),
+            // Without --json as a shell key binding runs it: standard output is a pipe, the view is on /dev/tty.
+            let browse = Self.command("browse \(vault) --match https://github.com/login" + (json ? " --json" : ""))
+            guard let screen = try TmuxScreen(command: json ? browse : "chosen=$(\(browse)); echo \"CHOSEN=[$chosen]\"",
                                               test: "browse --match") else { return }
             try screen.waitForPasswordPrompt()
             try screen.send("demo", literal: true)
             try screen.send("Enter")
-            var shown = try screen.waitFor("★ GitHub")
-            #expect(shown.contains("Fill for https://github.com/login") && shown.contains("Home Wi-Fi"))
+            try screen.waitFor(all: ["★ GitHub", "Fill for https://github.com/login", "Home Wi-Fi", "Enter chooses"])
             try screen.send("Enter")
-            shown = try screen.waitForExit(0)
+            let shown = try screen.waitForExit(0)
             if json {
                 #expect(shown.contains("\"path\" : \"Work/GitHub\"") || shown.contains("\"path\": \"Work/GitHub\""), "\(shown)")
             } else {
-                #expect(shown.contains("\nWork/GitHub\n") || shown.contains("Work/GitHub\n"), "\(shown)")
+                #expect(shown.contains("CHOSEN=[Work/GitHub]\n"), "\(shown)")
             }
             #expect(shown.contains("Copied the password of 'Work/GitHub'"))
             #expect(try screen.bufferContents() == "gh-Xq8!vR2#mT5pL")

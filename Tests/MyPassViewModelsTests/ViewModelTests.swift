@@ -145,6 +145,39 @@ struct ViewModelTests {
         #expect(list.rows.count == 1_111)
     }
 
+    @Test func theCompactIndexIsTheFlatListAndItsRule() {
+        let sample = ModelVault(extraEntries: 20)
+        let index = FlatEntryIndex(sample.vault)
+        let flat = sample.vault.flatEntries
+        #expect(index.count == flat.count && index.count == 28)
+        for (position, item) in flat.enumerated() {
+            let made = index[position]
+            #expect(made.id == item.id && made.groupUUID == item.groupUUID && made.breadcrumb == item.breadcrumb)
+            #expect(made.isSearchable == item.isSearchable && made.searchKeys == item.searchKeys.filter { !$0.isEmpty }, "\(item.entry.title)")
+        }
+        var work = GroupFilter()
+        work.select(sample.work, in: sample.vault.root)
+        var hidden = GroupFilter()
+        hidden.select(sample.hidden, in: sample.vault.root)
+        for filter in [GroupFilter(), work, hidden] {
+            for text in ["", "CAFE", "crème", "東京", "DEV", "site 1", " mail ", "zoe", "nothing", "שלום"] {
+                let expected = EntryList.displayedEntries(flat, filter: filter, searchText: text).map(\.id)
+                #expect(index.displayed(filter: filter, searchText: text).map { index.uuid(at: $0) } == expected, "\(text)")
+            }
+        }
+        // The list's selection offset follows the search.
+        let list = VaultListModel()
+        list.load(sample.vault)
+        list.selection = sample.uuid("Mail")
+        #expect(list.selectedOffset == 22 && list.rows[22].title == "Mail")
+        list.searchText = "ma"
+        #expect(list.selectedOffset == 0 && list.entry(sample.uuid("Mail"))?.breadcrumb == ["Work", "Email"])
+        list.moveSelection(by: 5)
+        #expect(list.selection == list.rows.last?.id)
+        list.searchText = "zzz"
+        #expect(list.selection == nil && list.selectedOffset == nil && list.entryCount == 28)
+    }
+
     @Test func theGroupTreeTicksWholeSubtreesAndShowsMixedStates() {
         let sample = ModelVault()
         let groups = GroupFilterModel()
@@ -194,6 +227,53 @@ struct ViewModelTests {
         try editor.generatePassword()
         #expect(editor.password.utf8Count == 32)
         #expect(editor.validate(in: sample.vault))
+    }
+
+    @Test func theEditorSetsCustomFieldsExpiryTOTPAndAttachments() throws {
+        var sample = ModelVault()
+        let github = sample.uuid("GitHub")
+        let editor = try EntryEditorModel(editing: github, in: sample.vault)
+        #expect(editor.customFields.map(\.name) == ["PIN"] && editor.customFields[0].isProtected && editor.customFields[0].value == "1234")
+        #expect(editor.otpURI.hasPrefix("otpauth://totp/x?secret=GEZDGNBV") && editor.attachments.map(\.name) == ["key.txt"])
+        #expect(!editor.expires)
+
+        editor.removeCustomField(editor.customFields[0].id)
+        let door = editor.addCustomField(protected: true)
+        editor.customFields[editor.customFields.firstIndex { $0.id == door }!].name = "Door"
+        editor.customFields[editor.customFields.firstIndex { $0.id == door }!].value = "4321"
+        let note = editor.addCustomField()
+        editor.customFields[editor.customFields.firstIndex { $0.id == note }!].name = "Floor"
+        editor.customFields[editor.customFields.firstIndex { $0.id == note }!].value = "3"
+        editor.expires = true
+        editor.expiry = KDBXTime(year: 2030, month: 1, day: 2)!
+        #expect(!editor.setUpTOTP(secret: "not base32!"))
+        #expect(editor.setUpTOTP(secret: "jbsw y3dp ehpk 3pxp", digits: 8, period: 60))
+        #expect(editor.otpURI == "otpauth://totp/GitHub:alice?secret=JBSWY3DPEHPK3PXP&period=60&digits=8&issuer=GitHub")
+        editor.removeAttachment(named: "key.txt")
+        editor.attach(name: "b.txt", data: Array("bee".utf8))
+        #expect(editor.validate(in: sample.vault))
+        _ = try editor.preparedEditor().commit(to: &sample.vault, now: ModelVault.t0)
+
+        let saved = try #require(sample.vault.entry(withUUID: github))
+        #expect(saved.field(named: "PIN") == nil)
+        #expect(saved.field(named: "Door")?.isProtected == true && saved.value(of: "Door") == "4321")
+        #expect(saved.field(named: "Floor")?.isProtected == false && saved.value(of: "Floor") == "3")
+        #expect(saved.value(of: "otp") == editor.otpURI && saved.field(named: "otp")?.isProtected == true)
+        #expect(saved.times.expires && saved.times.expiry == KDBXTime(year: 2030, month: 1, day: 2)!)
+        #expect(saved.attachments.map(\.name) == ["b.txt"] && saved.attachments[0].data == Array("bee".utf8))
+        let parameters = try #require(try saved.otpParameters())
+        #expect(TOTPGenerator.code(for: parameters, unixTime: 59).value == "63282760")  // HMAC-SHA-1 of counter 0, 8 digits (Python's hmac)
+
+        // A bare Base32 secret typed in the TOTP field is stored as the URI; one already stored stays as it was.
+        let adding = EntryEditorModel(adding: sample.vault, filter: GroupFilter())
+        adding.title = "Bank"
+        adding.otpURI = "JBSWY3DPEHPK3PXP"
+        #expect(adding.otpFieldValue == "otpauth://totp/Bank?secret=JBSWY3DPEHPK3PXP&period=30&digits=6&issuer=Bank")
+        let uuid = try adding.preparedEditor().commit(to: &sample.vault, now: ModelVault.t0)
+        #expect(sample.vault.entry(withUUID: uuid)?.value(of: "otp").hasPrefix("otpauth://totp/Bank?") == true)
+        try sample.vault.editEntry(uuid, now: ModelVault.t0) { $0.setProtectedValue(ProtectedString("JBSWY3DPEHPK3PXP"), for: "otp") }
+        let reopened = try EntryEditorModel(editing: uuid, in: sample.vault)
+        #expect(reopened.otpFieldValue == reopened.otpURI)
     }
 
     @Test func theDetailMasksRevealsCopiesAndShowsTheCode() {

@@ -9,7 +9,7 @@ import MyPassViewModels
 /// ``EntryDetailModel``, ``EntryEditorModel``, ``AutoFillListModel``).
 enum BrowseCommand {
     static func run(_ parsed: ParsedArguments) throws {
-        if let problem = Terminal.check() {
+        if let problem = Terminal.check(controllingTerminal: parsed.value("match") != nil) {
             throw CLIError(.usage, "browse runs in a terminal only (\(problem)); use 'mypass ls' or 'mypass show' instead")
         }
         var lockAfter = 300.0
@@ -46,7 +46,9 @@ enum BrowseCommand {
         } else {
             Console.resultLine(path)
         }
-        let clipboard = TerminalClipboard { Console.out($0) }
+        // The terminal's clipboard (OSC 52) goes to the terminal, not to standard output, which
+        // may be a pipe taking the path (`$(mypass browse VAULT --match URL)`).
+        let clipboard = TerminalClipboard.onControllingTerminal()
         do {
             try clipboard.copy(chosen.password, expirySeconds: ClipboardPolicy.expirySeconds)
             Console.noteLine("Copied the password of '\(path)' to the clipboard; cleared in \(ClipboardPolicy.expirySeconds) s.")
@@ -60,9 +62,10 @@ enum BrowseCommand {
 private let keyHelp: [(String, String)] = [
     ("/", "search (Esc leaves it, Esc again clears it)"), ("↑ ↓ j k", "move"), ("Tab", "switch pane (groups, list)"),
     ("Space", "tick or untick a group and its subgroups"), ("Enter", "open the entry (in groups: expand or collapse)"),
-    ("x", "clear the group filter"), ("r", "reveal or hide the password"), ("c", "copy the password (cleared after 30 s)"),
+    ("x", "clear the group filter"), ("r", "reveal or hide the protected fields"), ("c", "copy the password (cleared after 30 s)"),
     ("u", "copy the user name"), ("t", "copy the TOTP code"), ("a", "add an entry (in the filter's group)"),
-    ("e", "edit the entry"), ("d", "delete the entry to the recycle bin"), ("L", "lock"), ("?", "these keys"),
+    ("e", "edit the entry"), ("Ctrl-N P D", "in the form: add a custom field, protect it, remove it (or an attachment)"),
+    ("Ctrl-G R", "in the form: generate a password, reveal protected values"), ("d", "delete the entry to the recycle bin"), ("L", "lock"), ("?", "these keys"),
     ("q", "quit"),
 ]
 
@@ -118,7 +121,7 @@ final class BrowseApp {
     enum Mode {
         case normal, help
         case confirmDelete(KDBXUUID, String)
-        case form(EntryEditorModel, field: Int)
+        case form(BrowseForm)
         case locked(password: String)
     }
 
@@ -185,7 +188,7 @@ final class BrowseApp {
         case .confirmDelete(let uuid, _):
             mode = .normal
             if key == .character("y") || key == .character("Y") { delete(uuid) } else { message = "Not deleted." }
-        case .form(let editor, let field): handleForm(key, editor, field)
+        case .form(let form): handleForm(key, form)
         case .locked(let password): handleLocked(key, password)
         case .normal:
             if searching { handleSearch(key) } else { handleNormal(key) }
@@ -221,21 +224,29 @@ final class BrowseApp {
         case .enter:
             if focus == .groups, groupCursor < groups.rows.count { groups.toggleExpanded(groups.rows[groupCursor].id) } else { openSelected() }
         case .character("x"): groups.clearFilter(); list.filter = groups.filter; message = "Filter cleared."
-        case .character("r"): detail?.toggleReveal(Entry.StandardField.password)
+        case .character("r"): revealProtected()
         case .character("c"): copy(Entry.StandardField.password, "the password")
         case .character("u"): copy(Entry.StandardField.userName, "the user name")
         case .character("t"): copyTOTP()
         case .character("a"):
-            if let vault = context?.vault { mode = .form(EntryEditorModel(adding: vault, filter: groups.filter), field: 0) }
+            if let vault = context?.vault { mode = .form(BrowseForm(EntryEditorModel(adding: vault, filter: groups.filter))) }
         case .character("e"):
             if let vault = context?.vault, let id = list.selection, let editor = try? EntryEditorModel(editing: id, in: vault) {
-                mode = .form(editor, field: 0)
+                mode = .form(BrowseForm(editor))
             }
         case .character("d"):
             if let id = list.selection, let item = list.entry(id) { mode = .confirmDelete(id, item.entry.title) }
         case .character("L"): lock(reason: "Locked.")
         default: break
         }
+    }
+
+    /// Reveals every protected field of the open entry, or hides them again.
+    private func revealProtected() {
+        guard let detail = ensureDetail() else { return }
+        let protected = detail.fields.filter(\.isProtected).map(\.name)
+        let show = protected.contains { !detail.revealed.contains($0) }
+        for name in protected where detail.revealed.contains(name) != show { detail.toggleReveal(name) }
     }
 
     private func move(_ offset: Int) {
@@ -311,47 +322,67 @@ final class BrowseApp {
 
     // MARK: The form
 
-    private static let formFields = ["Title", "User name", "Password", "URL", "Notes", "Tags", "Group"]
-
-    private func handleForm(_ key: Key, _ editor: EntryEditorModel, _ field: Int) {
-        var field = field
+    private func handleForm(_ key: Key, _ form: BrowseForm) {
+        let editor = form.editor
+        let row = form.row
         switch key {
         case .escape: mode = .normal; message = "Not saved."; return
-        case .tab, .down: field = (field + 1) % Self.formFields.count
-        case .backTab, .up: field = (field + Self.formFields.count - 1) % Self.formFields.count
+        case .tab, .down: form.move(by: 1)
+        case .backTab, .up: form.move(by: -1)
         case .control(7):  // Ctrl-G
             do { try editor.generatePassword(); message = "Generated a password of \(editor.generatorOptions.length) characters." } catch {
                 message = "Cannot generate: \(error)"
             }
+        case .control(18): form.revealed.toggle()  // Ctrl-R
+        case .control(14):  // Ctrl-N
+            let id = editor.addCustomField()
+            form.select(.fieldName(id))
+        case .control(16):  // Ctrl-P
+            if case .fieldName(let id) = row { form.toggleProtected(id) }
+            if case .fieldValue(let id) = row { form.toggleProtected(id) }
+        case .control(4):  // Ctrl-D
+            switch row {
+            case .fieldName(let id), .fieldValue(let id): editor.removeCustomField(id); form.clamp()
+            case .attachment(let name): editor.removeAttachment(named: name); form.clamp(); message = "Removed the attachment."
+            default: break
+            }
         case .left, .right:
-            if field == 6, let index = editor.groupChoices.firstIndex(where: { $0.uuid == editor.groupID }) {
+            if row == .group, let index = editor.groupChoices.firstIndex(where: { $0.uuid == editor.groupID }) {
                 let next = (index + (key == .right ? 1 : -1) + editor.groupChoices.count) % editor.groupChoices.count
                 editor.groupID = editor.groupChoices[next].uuid
             }
         case .enter:
-            commit(editor)
+            if row == .attach { attach(form) } else { commit(form) }
             return
-        case .backspace: edit(editor, field) { if !$0.isEmpty { $0.removeLast() } }
-        case .character(let character): edit(editor, field) { $0.append(character) }
+        case .backspace: form.edit { if !$0.isEmpty { $0.removeLast() } }
+        case .character(let character): form.edit { $0.append(character) }
         default: break
         }
-        mode = .form(editor, field: field)
+        mode = .form(form)
     }
 
-    private func edit(_ editor: EntryEditorModel, _ field: Int, _ change: (inout String) -> Void) {
-        switch field {
-        case 0: change(&editor.title)
-        case 1: change(&editor.userName)
-        case 2: var text = editor.passwordText; change(&text); editor.passwordText = text
-        case 3: change(&editor.url)
-        case 4: change(&editor.notes)
-        case 5: change(&editor.tagsText)
-        default: break
+    private func attach(_ form: BrowseForm) {
+        let path = form.attachPath.trimmingCharacters(in: .whitespaces)
+        guard !path.isEmpty else { message = "Type the path of a file to attach."; return }
+        do {
+            let data = try VaultContext.readFile(path, what: "attachment")
+            let name = URL(fileURLWithPath: path).lastPathComponent
+            form.editor.attach(name: name, data: data)
+            form.attachPath = ""
+            form.select(.attach)
+            message = "Attached '\(safe(name))' (\(Text.byteSize(data.count))); Enter on another field saves."
+        } catch {
+            message = "Cannot attach: \(error.message)"
         }
     }
 
-    private func commit(_ editor: EntryEditorModel) {
+    private func commit(_ form: BrowseForm) {
+        let editor = form.editor
         guard let vault = context?.vault else { return }
+        guard form.applyExpiry() else {
+            message = "The expiry '\(safe(form.expiryText))' is not a date: type YYYY-MM-DD, YYYY-MM-DDTHH:MM:SSZ or never."
+            return
+        }
         guard editor.validate(in: vault) else {
             message = editor.errors.map(Self.describe).joined(separator: "; ")
             return
@@ -444,7 +475,7 @@ final class BrowseApp {
         switch mode {
         case .help: drawHelp(&frame)
         case .locked(let password): drawLocked(&frame, password)
-        case .form(let editor, let field): drawMain(&frame); drawForm(&frame, editor, field)
+        case .form(let form): drawMain(&frame); drawForm(&frame, form)
         default: drawMain(&frame)
         }
         if case .confirmDelete(_, let title) = mode {
@@ -456,7 +487,7 @@ final class BrowseApp {
     private func drawHelp(_ frame: inout Frame) {
         frame.set(0, [("mypass browse: keys (any key to go back)", frame.columns, bold)])
         for (index, (keys, what)) in keyHelp.enumerated() {
-            frame.set(index + 2, [("  " + keys, 12, bold), (what, frame.columns - 12, "")])
+            frame.set(index + 2, [("  " + keys, 14, bold), (what, frame.columns - 14, "")])
         }
     }
 
@@ -476,7 +507,7 @@ final class BrowseApp {
         let columns = frame.columns, rows = frame.rows
         let searchStyle = searching ? reverse : ""
         let search = " Search: " + safe(list.searchText) + (searching ? "▏" : "")
-        let title = " " + safe(VaultContext.displayName(path)) + " (\(list.rows.count) of \(list.allEntries.count)) "
+        let title = " " + safe(VaultContext.displayName(path)) + " (\(list.rows.count) of \(list.entryCount)) "
         let titleWidth = min(DisplayWidth.of(title), columns / 3)
         frame.set(0, [(search, columns - titleWidth, searchStyle), (title, titleWidth, dim)])
         let sidebar = max(20, columns / 5)
@@ -494,7 +525,7 @@ final class BrowseApp {
             groupLines.append((text, focus == .groups && index == groupCursor ? reverse : ""))
         }
         // The list.
-        let selected = list.selection.flatMap { id in list.displayedEntries.firstIndex(where: { $0.id == id }) }
+        let selected = list.selectedOffset
         let visible = bodyRows - 1
         if let selected {
             if selected < listTop { listTop = selected }
@@ -526,6 +557,7 @@ final class BrowseApp {
             if let code = detail.totp {
                 detailLines.append(("TOTP: " + code.value + (code.secondsRemaining.map { " (\($0) s)" } ?? ""), ""))
             }
+            if let expiry = detail.expiry { detailLines.append(("Expires: " + expiry.iso8601, "")) }
             if !detail.tags.isEmpty { detailLines.append(("Tags: " + safe(detail.tags.joined(separator: ", ")), "")) }
             for attachment in detail.attachments {
                 detailLines.append(("Attachment: " + safe(attachment.name) + " (\(Text.byteSize(attachment.byteCount)))", ""))
@@ -548,19 +580,27 @@ final class BrowseApp {
         frame.set(rows - 1, [(help, columns, reverse)])
     }
 
-    private func drawForm(_ frame: inout Frame, _ editor: EntryEditorModel, _ field: Int) {
-        let width = min(frame.columns - 10, 70)
-        let top = 4
+    private func drawForm(_ frame: inout Frame, _ form: BrowseForm) {
+        let editor = form.editor
+        let width = min(frame.columns - 8, 96)
+        let top = 2, labelWidth = 16
         let heading: String
         if case .add = editor.mode { heading = "Add an entry" } else { heading = "Edit the entry" }
-        frame.set(top, [("", 4, ""), (" " + heading + " (Enter saves, Esc cancels, Tab next field, Ctrl-G generates)", width, reverse)])
-        let values = [editor.title, editor.userName, String(repeating: "*", count: editor.password.utf8Count), editor.url, editor.notes,
-                      editor.tagsText, "◀ " + editor.groupPath + " ▶"]
-        for (index, name) in Self.formFields.enumerated() {
-            let style = index == field ? reverse : ""
-            frame.set(top + 1 + index, [("", 4, ""), (" " + name, 12, bold), (safe(values[index]) + (index == field ? "▏" : ""), width - 12, style)])
+        frame.set(top, [("", 4, ""), (" " + heading + ": Enter saves, Esc cancels, Tab next field", width, reverse)])
+        let rows = form.rows
+        let visible = max(3, frame.rows - top - 7)
+        if form.index < form.scroll { form.scroll = form.index }
+        if form.index >= form.scroll + visible { form.scroll = form.index - visible + 1 }
+        var line = top + 1
+        for (index, row) in rows.enumerated().dropFirst(form.scroll).prefix(visible) {
+            let style = index == form.index ? reverse : ""
+            let (label, value) = form.display(row)
+            frame.set(line, [("", 4, ""), (" " + label, labelWidth, bold), (safe(value) + (index == form.index ? "▏" : ""), width - labelWidth, style)])
+            line += 1
         }
-        frame.set(top + 8, [("", 4, ""), (" " + message, width, "")])
+        if rows.count > visible { frame.set(line, [("", 4, ""), ("  (\(rows.count - visible) more: Tab and ↑ ↓ scroll)", width, dim)]); line += 1 }
+        frame.set(line, [("", 4, ""), (" " + form.hint, width, dim)])
+        frame.set(line + 1, [("", 4, ""), (" " + message, width, "")])
     }
 }
 
@@ -581,7 +621,7 @@ final class BrowseMatchApp {
 
     /// Runs until Enter (the choice) or Esc / Ctrl-C (`nil`).
     func run() throws -> AutoFillCredential? {
-        let terminal = try Terminal()
+        let terminal = try Terminal(controllingTerminal: true)
         defer { terminal.restore() }
         while true {
             render(terminal)

@@ -9,14 +9,17 @@ import Darwin
 nonisolated(unsafe) private var savedTermios = termios()
 nonisolated(unsafe) private var terminalIsRaw: sig_atomic_t = 0
 nonisolated(unsafe) private var resizePending: sig_atomic_t = 0
+/// The terminal's descriptor for input and output: 0 and 1, or one opened on `/dev/tty`.
+nonisolated(unsafe) private var terminalInput: Int32 = 0
+nonisolated(unsafe) private var terminalOutput: Int32 = 1
 /// Show the cursor, clear the alternate screen, leave it, reset attributes.
 private let restoreSequence: [UInt8] = Array("\u{1B}[0m\u{1B}[2J\u{1B}[?25h\u{1B}[?1049l".utf8)
 
 /// Restores the terminal from a signal handler, then dies of the signal as it would have.
 private func restoreAndDie(_ number: Int32) {
     if terminalIsRaw != 0 {
-        restoreSequence.withUnsafeBytes { _ = write(1, $0.baseAddress, $0.count) }
-        _ = tcsetattr(0, TCSAFLUSH, &savedTermios)
+        restoreSequence.withUnsafeBytes { _ = write(terminalOutput, $0.baseAddress, $0.count) }
+        _ = tcsetattr(terminalInput, TCSAFLUSH, &savedTermios)
         terminalIsRaw = 0
     }
     signal(number, SIG_DFL)
@@ -42,18 +45,40 @@ enum Key: Equatable {
 /// written on the alternate screen stays on the normal screen after it.
 final class Terminal {
     private var pending: [UInt8] = []
+    /// The descriptor of `/dev/tty` when the terminal is that device rather than standard input and output.
+    private let device: Int32?
 
-    /// Whether standard input and output are a terminal that can run a full-screen UI (not `TERM=dumb`).
-    static func check() -> String? {
-        guard isatty(0) == 1, isatty(1) == 1 else { return "standard input and output must be a terminal" }
+    /// Whether standard input and output (with `controllingTerminal`, the process's `/dev/tty`)
+    /// are a terminal that can run a full-screen UI (not `TERM=dumb`).
+    static func check(controllingTerminal: Bool = false) -> String? {
+        if controllingTerminal {
+            let fd = open("/dev/tty", O_RDWR | O_CLOEXEC)
+            defer { if fd >= 0 { close(fd) } }
+            guard fd >= 0, isatty(fd) == 1 else { return "there is no controlling terminal (/dev/tty)" }
+        } else {
+            guard isatty(0) == 1, isatty(1) == 1 else { return "standard input and output must be a terminal" }
+        }
         let term = getenv("TERM").map { String(cString: $0) } ?? ""
         guard !term.isEmpty, term != "dumb" else { return "the terminal (TERM=\(term.isEmpty ? "unset" : term)) cannot show a full-screen view" }
         return nil
     }
 
-    /// Enters raw mode and the alternate screen, installing the restoring signal handlers.
-    init() throws(CLIError) {
-        guard tcgetattr(0, &savedTermios) == 0 else { throw CLIError.failure("cannot read the terminal's settings") }
+    /// Enters raw mode and the alternate screen, installing the restoring signal handlers. With
+    /// `controllingTerminal`, the UI runs on `/dev/tty` (as fzf's does), so that standard output
+    /// can be a pipe that takes the result (`$(mypass browse VAULT --match URL)`).
+    init(controllingTerminal: Bool = false) throws(CLIError) {
+        if controllingTerminal {
+            let fd = open("/dev/tty", O_RDWR | O_CLOEXEC)
+            guard fd >= 0 else { throw CLIError.failure("cannot open the terminal (/dev/tty)") }
+            device = fd
+            terminalInput = fd
+            terminalOutput = fd
+        } else {
+            device = nil
+            terminalInput = 0
+            terminalOutput = 1
+        }
+        guard tcgetattr(terminalInput, &savedTermios) == 0 else { throw CLIError.failure("cannot read the terminal's settings") }
         var raw = savedTermios
         raw.c_iflag &= ~tcflag_t(BRKINT | ICRNL | INPCK | ISTRIP | IXON)
         raw.c_oflag &= ~tcflag_t(OPOST)
@@ -66,7 +91,7 @@ final class Terminal {
         for sig in [SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS, SIGILL, SIGABRT, SIGTRAP] { signal(sig, restoreAndDie) }
         signal(SIGWINCH) { _ in resizePending = 1 }
         signal(SIGTSTP, SIG_IGN)
-        guard tcsetattr(0, TCSAFLUSH, &raw) == 0 else { throw CLIError.failure("cannot put the terminal in raw mode") }
+        guard tcsetattr(terminalInput, TCSAFLUSH, &raw) == 0 else { throw CLIError.failure("cannot put the terminal in raw mode") }
         terminalIsRaw = 1
         write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J")
     }
@@ -74,18 +99,21 @@ final class Terminal {
     /// Leaves the alternate screen (cleared first) and restores the settings.
     func restore() {
         guard terminalIsRaw != 0 else { return }
-        restoreSequence.withUnsafeBytes { _ = posixWrite(1, $0.baseAddress, $0.count) }
-        _ = tcsetattr(0, TCSAFLUSH, &savedTermios)
+        restoreSequence.withUnsafeBytes { _ = posixWrite(terminalOutput, $0.baseAddress, $0.count) }
+        _ = tcsetattr(terminalInput, TCSAFLUSH, &savedTermios)
         terminalIsRaw = 0
         for sig in [SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS, SIGILL, SIGABRT, SIGTRAP, SIGWINCH, SIGTSTP] { signal(sig, SIG_DFL) }
     }
 
-    deinit { restore() }
+    deinit {
+        restore()
+        if let device { close(device) }
+    }
 
     /// The window's size in columns and rows (80x24 when it cannot be read).
     var size: (columns: Int, rows: Int) {
         var window = winsize()
-        guard ioctl(1, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0, window.ws_row > 0 else { return (80, 24) }
+        guard ioctl(terminalOutput, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0, window.ws_row > 0 else { return (80, 24) }
         return (Int(window.ws_col), Int(window.ws_row))
     }
 
@@ -101,7 +129,7 @@ final class Terminal {
         var bytes = Array(text.utf8)
         var done = 0
         while done < bytes.count {
-            let count = bytes.withUnsafeBytes { posixWrite(1, $0.baseAddress! + done, $0.count - done) }
+            let count = bytes.withUnsafeBytes { posixWrite(terminalOutput, $0.baseAddress! + done, $0.count - done) }
             if count < 0 && errno == EINTR { continue }
             if count <= 0 { break }
             done += count
@@ -119,10 +147,10 @@ final class Terminal {
 
     /// Reads what is available, waiting up to `timeoutMilliseconds` for the first byte.
     private func fill(timeoutMilliseconds: Int32) -> Bool {
-        var descriptor = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+        var descriptor = pollfd(fd: terminalInput, events: Int16(POLLIN), revents: 0)
         guard poll(&descriptor, 1, timeoutMilliseconds) > 0 else { return false }
         var buffer = [UInt8](repeating: 0, count: 256)
-        let count = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+        let count = buffer.withUnsafeMutableBytes { read(terminalInput, $0.baseAddress, $0.count) }
         guard count > 0 else { return false }
         pending.append(contentsOf: buffer[0..<count])
         return true
@@ -138,7 +166,11 @@ final class Terminal {
             }
             if pending.count >= 2, pending[1] == UInt8(ascii: "[") || pending[1] == UInt8(ascii: "O") {
                 var end = 2
-                while end < pending.count, !(0x40...0x7E).contains(pending[end]) { end += 1 }
+                while true {
+                    while end < pending.count, !(0x40...0x7E).contains(pending[end]) { end += 1 }
+                    // A sequence cut between two reads (a loaded machine): wait 30 ms for its end.
+                    if end < pending.count || end > 16 || !fill(timeoutMilliseconds: 30) { break }
+                }
                 guard end < pending.count else { pending.removeAll(); return .escape }
                 let body = String(decoding: pending[2...end], as: UTF8.self)
                 pending.removeFirst(end + 1)

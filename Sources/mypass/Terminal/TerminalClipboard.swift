@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Foundation
 import MyPassBytes
 import MyPassCore
 import MyPassViewModels
@@ -13,6 +14,25 @@ import MyPassViewModels
 struct TerminalClipboard: ClipboardWriter {
     /// Writes escape sequences to the terminal (for OSC 52).
     let writeToTerminal: @Sendable (String) -> Void
+    /// The terminal's device, which `mypass unclip --tty` clears after the expiry.
+    var ttyPath: String? = ttyname(1).map { String(cString: $0) }
+
+    /// A clipboard whose OSC 52 sequence goes to the controlling terminal (`/dev/tty`), whatever
+    /// standard output is.
+    static func onControllingTerminal() -> TerminalClipboard {
+        let fd = open("/dev/tty", O_WRONLY | O_CLOEXEC)
+        let path = fd >= 0 ? ttyname(fd).map { String(cString: $0) } : nil
+        if fd >= 0 { close(fd) }
+        var clipboard = TerminalClipboard { text in
+            guard let tty = FileHandle(forWritingAtPath: "/dev/tty") else { return }
+            var data = Data(text.utf8)
+            try? tty.write(contentsOf: data)
+            data.resetBytes(in: 0..<data.count)
+            try? tty.close()
+        }
+        clipboard.ttyPath = path
+        return clipboard
+    }
 
     func copy(_ value: ProtectedString, expirySeconds: Int) throws(ModelError) {
         let bytes = value.revealedBytes
@@ -24,8 +44,8 @@ struct TerminalClipboard: ClipboardWriter {
             return
         }
         writeToTerminal(Clipboard.osc52(bytes))
-        if let tty = ttyname(1) {
-            ClipCommand.startClearing(after: expirySeconds, value: bytes, extra: ["--tty", String(cString: tty)])
+        if let ttyPath {
+            ClipCommand.startClearing(after: expirySeconds, value: bytes, extra: ["--tty", ttyPath])
         }
     }
 }
