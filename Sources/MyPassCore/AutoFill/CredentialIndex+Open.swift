@@ -94,6 +94,9 @@ extension CredentialIndex {
         public internal(set) var removedStaleFiles: [String]
         /// Such files found but not removable (a read-only folder, say): their paths.
         public internal(set) var staleFilesLeft: [String]
+        /// The conflict copies sync engines left beside the vault (one listing of its folder; none
+        /// is read), for a note in the app: see ``VaultDocument/conflictCopies``.
+        public internal(set) var conflictCopies: [ConflictCopy]
     }
 
     /// Opens the vault at `path` for AutoFill: reads the outer header, checks the memory budget
@@ -121,16 +124,14 @@ extension CredentialIndex {
         // The file is streamed inside one coordinated read (see ``VaultFileSystem``); the stale
         // temporary files are removed after it, inside a coordinated write.
         let absolute = VaultDocument.absolutePath(path)
-        var (opened, realPath, stale) = try options.fileSystem.coordinatingRead(absolute) { () throws(CoreError) in
+        var (opened, realPath, names) = try options.fileSystem.coordinatingRead(absolute) { () throws(CoreError) in
             let (opened, realPath) = try read(path, absolute: absolute, key: key, cachedKey: cachedKey, options: options)
-            // Listed inside the read, and only once the key opened the file, as in the full open:
-            // no one without it removes anything.
-            let stale = options.removesStaleTemporaryFiles
-                ? VaultDocument.staleTemporaryFiles(of: realPath, fileSystem: options.fileSystem) : []
-            return (opened, realPath, stale)
+            // Listed inside the read (once, for stale temporary files and conflict copies), and
+            // only once the key opened the file, as in the full open: no one without it removes anything.
+            return (opened, realPath, try? options.fileSystem.contentsOfDirectory(VaultDocument.directoryOf(realPath)))
         }
-        (opened.removedStaleFiles, opened.staleFilesLeft) = VaultDocument.removeStaleTemporaryFiles(
-            stale, of: realPath, fileSystem: options.fileSystem)
+        (opened.removedStaleFiles, opened.staleFilesLeft, opened.conflictCopies) = VaultDocument.lookBeside(
+            realPath, names: names, removingStaleFiles: options.removesStaleTemporaryFiles, fileSystem: options.fileSystem)
         return opened
     }
 
@@ -163,7 +164,11 @@ extension CredentialIndex {
                     "Argon2 needs \(memory) bytes plus a working margin of \(options.workingMarginBytes) bytes; the budget is \(budget) bytes",
                     location: path, underlying: numbers)
             }
-            transformed = try codec { () throws(KDBXError) in try options.keyDerivation.transform(key, kdf, options.limits, nil) }
+            let header = reader.header
+            transformed = try codec { () throws(KDBXError) in
+                try options.keyDerivation.transformedKey(for: key, version: header.version, kdf: kdf, masterSeed: header.masterSeed,
+                                                         limits: options.limits, progress: nil)
+            }
             ran = true
         }
         // With a budget, the index itself is bounded too: by what the budget leaves beside the
@@ -192,7 +197,7 @@ extension CredentialIndex {
         let opened = Opened(
             index: CredentialIndex(skim: skim), cachedKey: CachedTransformedKey(transformedKey: transformed, kdf: kdf),
             ranKDF: ran, kdfMemoryBytes: memory, largestBufferBytes: skim.largestBlockBytes,
-            fileBytes: source.bytesRead, removedStaleFiles: [], staleFilesLeft: [])
+            fileBytes: source.bytesRead, removedStaleFiles: [], staleFilesLeft: [], conflictCopies: [])
         return (opened, realPath)
     }
 }

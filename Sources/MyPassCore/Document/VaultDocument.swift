@@ -94,6 +94,10 @@ public struct VaultDocument: Sendable {
     public internal(set) var removedStaleFiles: [String] = []
     /// Stale temporary files found but not removable (a read-only directory, say): their paths.
     public internal(set) var staleFilesLeft: [String] = []
+    /// The conflict copies of the vault that sync engines left beside it, found when it was opened
+    /// (``ConflictCopy``: one listing of the folder, no copy read). Merge them with
+    /// ``mergeCopy(at:key:progress:)`` and one ``save(progress:)``.
+    public internal(set) var conflictCopies: [ConflictCopy] = []
 
     /// Whether the model differs from the file.
     public var hasUnsavedChanges: Bool { vault != savedVault }
@@ -115,19 +119,42 @@ public struct VaultDocument: Sendable {
                             options: Options = Options(), progress: KDFProgressHandler? = nil) throws(CoreError) -> VaultDocument {
         let absolute = absolutePath(path)
         // The file is read inside one coordinated read; the KDF and the decryption run after it.
-        // The folder is listed for stale temporary files in it too (they are removed after the
-        // KDF, once the key opened the file, inside a coordinated write).
-        let (realPath, bytes, status, stale) = try options.fileSystem.coordinatingRead(absolute) { () throws(CoreError) in
+        // The folder is listed there too, once, for stale temporary files and conflict copies (the
+        // stale files are removed after the KDF, once the key opened the file, inside a coordinated write).
+        let (realPath, bytes, status, names) = try options.fileSystem.coordinatingRead(absolute) { () throws(CoreError) in
             let realPath = try options.fileSystem.resolve(absolute)
             let (bytes, status) = try readStable(realPath, options: options)
-            return (realPath, bytes, status, staleTemporaryFiles(of: realPath, fileSystem: options.fileSystem))
+            return (realPath, bytes, status, try? options.fileSystem.contentsOfDirectory(directoryOf(realPath)))
         }
         let (vault, cached) = try decode(bytes, key: key, cachedKey: cachedKey, options: options, progress: progress)
         let identity = VaultFileIdentity(path: realPath, status: status, bytes: bytes)
         var document = VaultDocument(path: absolute, identity: identity, vault: vault, key: key, fileKey: key, cachedKey: cached,
                                      options: options, savedVault: vault)
-        (document.removedStaleFiles, document.staleFilesLeft) = removeStaleTemporaryFiles(stale, of: realPath, fileSystem: options.fileSystem)
+        (document.removedStaleFiles, document.staleFilesLeft, document.conflictCopies)
+            = lookBeside(realPath, names: names, removingStaleFiles: true, fileSystem: options.fileSystem)
         return document
+    }
+
+    /// What an open finds beside the vault at `realPath`, from one listing of its folder: the
+    /// temporary files of killed saves (removed when `removingStaleFiles`, see
+    /// ``removeStaleTemporaryFiles(of:fileSystem:)``) and the conflict copies sync engines left
+    /// (``ConflictCopy``; none is read). Nothing when the folder cannot be listed.
+    static func lookBeside(_ realPath: String, removingStaleFiles: Bool, fileSystem: any VaultFileSystem)
+        -> (removed: [String], left: [String], conflicts: [ConflictCopy]) {
+        let names = try? fileSystem.coordinatingRead(realPath) { () throws(CoreError) in
+            try fileSystem.contentsOfDirectory(directoryOf(realPath))
+        }
+        return lookBeside(realPath, names: names, removingStaleFiles: removingStaleFiles, fileSystem: fileSystem)
+    }
+
+    /// ``lookBeside(_:removingStaleFiles:fileSystem:)`` with the folder's listing already made
+    /// (`nil`: it could not be listed).
+    static func lookBeside(_ realPath: String, names: [String]?, removingStaleFiles: Bool, fileSystem: any VaultFileSystem)
+        -> (removed: [String], left: [String], conflicts: [ConflictCopy]) {
+        guard let names else { return ([], [], []) }
+        let stale: (removed: [String], left: [String])
+            = removingStaleFiles ? removeStaleTemporaryFiles(of: realPath, names: names, fileSystem: fileSystem) : ([], [])
+        return (stale.removed, stale.left, ConflictCopy.copies(of: realPath, among: names))
     }
 
     /// Removes the temporary files that killed saves of the vault at `realPath` left beside it.
@@ -137,6 +164,12 @@ public struct VaultDocument: Sendable {
     /// - Returns: the paths removed, and the paths found but not removable.
     static func removeStaleTemporaryFiles(of realPath: String, fileSystem: any VaultFileSystem) -> (removed: [String], left: [String]) {
         removeStaleTemporaryFiles(staleTemporaryFiles(of: realPath, fileSystem: fileSystem), of: realPath, fileSystem: fileSystem)
+    }
+
+    /// ``removeStaleTemporaryFiles(of:fileSystem:)`` with the folder's listing already made.
+    static func removeStaleTemporaryFiles(of realPath: String, names: [String], fileSystem: any VaultFileSystem)
+        -> (removed: [String], left: [String]) {
+        removeStaleTemporaryFiles(staleTemporaryFiles(of: realPath, among: names), of: realPath, fileSystem: fileSystem)
     }
 
     /// Removes `stale` (names of stale temporary files beside the vault at `realPath`, from
@@ -156,7 +189,13 @@ public struct VaultDocument: Sendable {
     /// The names of the temporary files that killed saves of the vault at `realPath` left beside
     /// it (none when the folder cannot be listed), sorted.
     static func staleTemporaryFiles(of realPath: String, fileSystem: any VaultFileSystem) -> [String] {
-        let directory = directoryOf(realPath)
+        guard let names = try? fileSystem.contentsOfDirectory(directoryOf(realPath)) else { return [] }
+        return staleTemporaryFiles(of: realPath, among: names)
+    }
+
+    /// The names among `names` (the vault's folder) of temporary files that saves of the vault at
+    /// `realPath` make, sorted.
+    static func staleTemporaryFiles(of realPath: String, among names: [String]) -> [String] {
         let prefix = temporaryFilePrefix(for: realPath)
         // `PREFIX<16 hex>.tmp` (a save's), or `.PREFIX<16 hex>.tmp.mypass-<16 hex>.tmp` (the save
         // of a create's staging file, itself named like a save's).
@@ -171,7 +210,6 @@ public struct VaultDocument: Sendable {
             }
             return isRandomPart(name.dropFirst(prefix.count).dropLast(temporaryFileSuffix.count))
         }
-        guard let names = try? fileSystem.contentsOfDirectory(directory) else { return [] }
         return names.filter(isOurs).sorted()
     }
 
@@ -267,7 +305,9 @@ public struct VaultDocument: Sendable {
             if let cachedKey, cachedKey.isValid(for: kdf) {
                 transformed = cachedKey.transformedKey
             } else {
-                transformed = try options.keyDerivation.transform(key, kdf, options.limits, progress)
+                transformed = try options.keyDerivation.transformedKey(for: key, version: reader.header.version, kdf: kdf,
+                                                                       masterSeed: reader.header.masterSeed,
+                                                                       limits: options.limits, progress: progress)
             }
             let keys = try reader.keys(transformedKey: transformed)
             let vault = try reader.readVault(keys: keys)
