@@ -49,7 +49,9 @@ public struct FlatEntries: RandomAccessCollection, Sendable {
     let index: FlatEntryIndex?
     let positions: [FlatEntryIndex.Position]?
 
+    /// 0.
     public var startIndex: Int { 0 }
+    /// The number of entries.
     public var endIndex: Int { positions?.count ?? index?.count ?? 0 }
 
     /// The entry at `offset` (made now: a ``FlatEntry`` with a copy of the model value).
@@ -71,7 +73,9 @@ public struct FlatEntries: RandomAccessCollection, Sendable {
 public struct VaultListRows: RandomAccessCollection, Sendable {
     let entries: FlatEntries
 
+    /// 0.
     public var startIndex: Int { 0 }
+    /// The number of rows.
     public var endIndex: Int { entries.count }
 
     /// The row at `offset`.
