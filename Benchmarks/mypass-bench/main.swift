@@ -12,6 +12,7 @@ COMMANDS:
   primitives                 Throughput of every primitive.
   signatures                 ES256 and Ed25519 signing and verification per second.
   autofill VAULT             The AutoFill open: peak memory, time to suggestions, budget fit.
+  browse VAULT               mypass browse: a search keystroke's redraw, peak memory beside show.
   xml FILE.xml               The XML tokenizer alone on a plain file, in 4 KiB chunks (MB/s).
 
 Every command takes --json, and --compare to run the reference tools found on this machine
@@ -50,6 +51,7 @@ func main() -> Int32 {
     case "primitives": usage = PrimitivesCommand.usage
     case "signatures": usage = SignaturesCommand.usage
     case "autofill": usage = AutofillCommand.usage
+    case "browse": usage = BrowseCommand.usage
     case "xml": usage = XMLCommand.usage
     default: usage = topUsage
     }
@@ -70,6 +72,7 @@ func main() -> Int32 {
         case "primitives": try PrimitivesCommand.run(&args)
         case "signatures": try SignaturesCommand.run(&args)
         case "autofill": try AutofillCommand.run(&args)
+        case "browse": try BrowseCommand.run(&args)
         case "xml": try XMLCommand.run(&args)
         default: throw BenchError.usage("unknown command '\(command ?? "")'")
         }

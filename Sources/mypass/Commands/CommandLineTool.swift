@@ -22,6 +22,7 @@ package enum CommandLineTool {
         "ls": ListCommand.run,
         "groups": GroupsCommand.run,
         "show": ShowCommand.run,
+        "browse": BrowseCommand.run,
         "add": AddCommand.run,
         "edit": EditCommand.run,
         "rm": RemoveCommand.run,
@@ -113,6 +114,9 @@ package enum CommandLineTool {
             return
         case MemoryCheck.commandName where MemoryCheck.isEnabled:
             try MemoryCheck.run(Array(arguments.dropFirst()))
+            return
+        case BrowseBenchmark.commandName where BrowseBenchmark.isEnabled:
+            try BrowseBenchmark.run(Array(arguments.dropFirst()))
             return
         case "help":
             let path = Array(arguments.dropFirst())

@@ -113,6 +113,27 @@ enum CommandSpecs {
         positionals: [vault, PositionalSpec(name: "path", help: "The group's path.")],
         options: [.flag("permanent", "Delete for good, skipping the recycle bin.")] + keyOptions)
 
+    static let browse = CommandSpec(
+        name: "browse", abstract: "Browse the vault full screen: groups, search, entries, detail; add, edit, delete.",
+        discussion: """
+            The app's screens in the terminal (80x24 at least): the group tree with checkboxes, the
+            search line (/), the flat list and the selected entry. ? shows the keys. Copies are
+            cleared from the clipboard after 30 s; the view locks itself after --lock-after seconds
+            without a key (default 300; 0: never) and every change is saved at once.
+
+            --match URL opens on what AutoFill would offer for URL (suggestions first, then every
+            entry); Enter prints the chosen entry's path (with --json: its uuid, title, user name,
+            URL and path) and copies its password; Esc exits with 5.
+
+            Needs a terminal on standard input and output (exit 2 otherwise, and for TERM=dumb).
+            """,
+        positionals: [vault],
+        options: [
+            .option("match", "url", "Open on the AutoFill view for this URL or domain; Enter prints and copies the choice."),
+            .flag("json", "With --match: print the choice as JSON."),
+            .option("lock-after", "seconds", "Lock after this many seconds without a key (default 300; 0: never)."),
+        ] + keyOptions)
+
     static let totp = CommandSpec(
         name: "totp", abstract: "Print the entry's current TOTP code (seconds left on stderr).",
         positionals: [vault, entry],
@@ -358,7 +379,7 @@ enum CommandSpecs {
 
     /// Every top-level command, in the order `mypass --help` lists them.
     static let all: [CommandSpec] = [
-        info, ls, groups, show, add, edit, rm, mv, mkdir, rmdir, totp, match, attachment, export, generate, merge, passkey,
+        info, ls, groups, show, browse, add, edit, rm, mv, mkdir, rmdir, totp, match, attachment, export, generate, merge, passkey,
         completion,
         unlock, lock, status, agent, sshAgent, gitCredential, run, read, clip, unclip,
         create, passwd, settings, importFile,
