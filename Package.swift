@@ -27,6 +27,7 @@ let package = Package(
     products: [
         .library(name: "MyPassCore", targets: ["MyPassCore"]),
         .library(name: "MyPassKDBX", targets: ["MyPassKDBX"]),
+        .library(name: "MyPassHealth", targets: ["MyPassHealth"]),
         .executable(name: "mypass", targets: ["mypass"]),
         .executable(name: "mypass-bench", targets: ["mypass-bench"]),
     ],
@@ -49,16 +50,25 @@ let package = Package(
             name: "MyPassCore",
             dependencies: ["MyPassBytes", "MyPassCrypto", "MyPassKDBX"],
             swiftSettings: strict),
+        // Password health, above the core: the zxcvbn-family strength estimator with its frequency
+        // lists, the offline HIBP breach list reader and the vault health report. A module of its
+        // own so that the AutoFill extension, which links MyPassCore alone, never carries the lists.
+        .target(
+            name: "MyPassHealth",
+            dependencies: ["MyPassCore", "MyPassKDBX", "MyPassCrypto", "MyPassCompression", "MyPassBytes"],
+            swiftSettings: strict),
         // The `mypass` command line: commands, argument parsing, the agent, the clipboard (all but `main`).
         .target(
-            name: "MyPassCLI", dependencies: ["MyPassCore", "MyPassBytes", "MyPassCrypto", "MyPassKDBX"],
+            name: "MyPassCLI", dependencies: ["MyPassCore", "MyPassHealth", "MyPassBytes", "MyPassCrypto", "MyPassKDBX"],
             path: "Sources/mypass", swiftSettings: strict),
         .executableTarget(
             name: "mypass", dependencies: ["MyPassCLI"], path: "Sources/mypass-main",
             swiftSettings: strict + staticRuntimeOnLinux, linkerSettings: staticLinkOnLinux),
         .executableTarget(
             name: "mypass-bench",
-            dependencies: ["MyPassCore", "MyPassBytes", "MyPassCrypto", "MyPassCompression", "MyPassXML", "MyPassKDBX"],
+            dependencies: [
+                "MyPassCore", "MyPassHealth", "MyPassBytes", "MyPassCrypto", "MyPassCompression", "MyPassXML", "MyPassKDBX",
+            ],
             path: "Benchmarks/mypass-bench",
             swiftSettings: strict + staticRuntimeOnLinux, linkerSettings: staticLinkOnLinux),
 
@@ -88,6 +98,10 @@ let package = Package(
             dependencies: [
                 "MyPassCore", "MyPassBytes", "MyPassCrypto", "MyPassCompression", "MyPassXML", "MyPassKDBX", "MyPassTestSupport",
             ],
+            swiftSettings: strict),
+        .testTarget(
+            name: "MyPassHealthTests",
+            dependencies: ["MyPassHealth", "MyPassCore", "MyPassKDBX", "MyPassCrypto", "MyPassBytes", "MyPassTestSupport"],
             swiftSettings: strict),
         // An app's view: `import MyPassCore` and nothing else (no test support, no other module).
         .testTarget(name: "MyPassCoreAppTests", dependencies: ["MyPassCore"], swiftSettings: strict),
