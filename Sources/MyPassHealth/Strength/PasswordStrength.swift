@@ -29,13 +29,14 @@ public struct PasswordStrength: Sendable {
         }
 
         /// zxcvbn 4.4 as Python's `zxcvbn` 4.5 runs it: reference year 2017, recent years
-        /// 1900-2019. The oracle tests use it.
-        public static let zxcvbn4 = Configuration(referenceYear: 2017, recentYears: 1900...2019)
+        /// 1900-2019 (`.current(year: 2017)`). The oracle tests use it.
+        public static let zxcvbn4 = current(year: 2017)
 
         /// The same model brought to `year`: dates measured from `year`, and every year from 1900
-        /// to `year` a recent year (`2024` is as guessable today as `2015` was in 2017).
+        /// to two years after it a recent year, as zxcvbn 4.4 took 1900-2019 in 2017 (`2024` is as
+        /// guessable today as `2015` was then).
         public static func current(year: Int) -> Configuration {
-            Configuration(referenceYear: year, recentYears: 1900...max(year, 1900))
+            Configuration(referenceYear: year, recentYears: 1900...max(year + 2, 1900))
         }
     }
 

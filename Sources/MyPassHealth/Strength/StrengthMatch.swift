@@ -16,6 +16,9 @@ public struct StrengthMatch: Sendable, Equatable {
     /// `log10(guesses)`.
     public var guessesLog10: Double { logBase10(guesses) }
 
+    /// `log2(guesses)`: the bits this token adds.
+    public var entropyBits: Double { logBase2(guesses) }
+
     /// The kinds of pattern, with what their guess count depends on.
     public enum Pattern: Sendable, Equatable {
         /// A word of a frequency list, possibly reversed, capitalised or with l33t substitutions.

@@ -68,14 +68,15 @@ extension Matcher {
         if n >= 4 {
             for i in 0..<(n - 3) {
                 for j in (i + 3)..<(i + 8) where j < n {
-                    let digits = password[i...j].map(PasswordText.digitValue)
-                    guard digits.allSatisfy({ $0 != nil }) else { continue }
-                    let values = digits.map { $0! }
-                    func number(_ range: Range<Int>) -> Int { values[range].reduce(0) { $0 * 10 + $1 } }
+                    guard password[i...j].allSatisfy({ PasswordText.digitValue($0) != nil }) else { continue }
+                    func number(_ range: Range<Int>) -> Int {
+                        password[(i + range.lowerBound)..<(i + range.upperBound)].reduce(0) { $0 * 10 + PasswordText.digitValue($1)! }
+                    }
+                    let count = j - i + 1
                     var best: (year: Int, month: Int, day: Int)?
                     var bestDistance = Int.max
-                    for (k, l) in DateRules.splits[values.count]! {
-                        guard let date = DateRules.date([number(0..<k), number(k..<l), number(l..<values.count)]) else { continue }
+                    for (k, l) in DateRules.splits[count]! {
+                        guard let date = DateRules.date([number(0..<k), number(k..<l), number(l..<count)]) else { continue }
                         // Of several readings, the year closest to the reference year.
                         let distance = abs(date.year - configuration.referenceYear)
                         if best == nil || distance < bestDistance {

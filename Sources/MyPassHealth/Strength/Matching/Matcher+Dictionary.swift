@@ -71,9 +71,9 @@ extension Matcher {
     /// the relevant subtable): each a full assignment of every such character to one of its
     /// letters, in zxcvbn's order. None when `text` has no l33t character.
     static func l33tSubstitutions(for text: PasswordText) -> [[(from: UInt32, to: UInt32)]] {
-        let present = Set(text.scalars)
+        // (No set of the password's characters: nothing derived from it outlives the estimate.)
         let table = l33tTable.compactMap { entry -> (UInt32, [UInt32])? in
-            let relevant = entry.substitutes.filter(present.contains)
+            let relevant = entry.substitutes.filter(text.scalars.contains)
             return relevant.isEmpty ? nil : (entry.letter, relevant)
         }
         guard !table.isEmpty else { return [] }
@@ -122,15 +122,16 @@ extension Matcher {
     /// it has no upper case, 2 for a capital first or last letter or all capitals, else the number
     /// of ways to place up to min(U, L) capitals among its cased letters.
     static func uppercaseVariations(_ token: ArraySlice<UInt32>) -> Double {
-        let asciiUpper = token.filter(PasswordText.isASCIIUpper).count
+        // Counted without collecting the characters (no copy of the password's letters).
+        let asciiUpper = token.reduce(0) { $0 + (PasswordText.isASCIIUpper($1) ? 1 : 0) }
         if asciiUpper == 0 || token.allSatisfy({ PasswordText.lowercase($0) == $0 }) { return 1 }
         if let first = token.first, let last = token.last, token.count >= 2 {
             if PasswordText.isASCIIUpper(first), asciiUpper == 1 { return 2 }  // Start capital
             if PasswordText.isASCIIUpper(last), asciiUpper == 1 { return 2 }  // End capital
         }
         if !token.contains(where: PasswordText.isASCIILower) { return 2 }  // All capitals
-        let upper = token.filter(PasswordText.isUpper).count
-        let lower = token.filter(PasswordText.isLower).count
+        let upper = token.reduce(0) { $0 + (PasswordText.isUpper($1) ? 1 : 0) }
+        let lower = token.reduce(0) { $0 + (PasswordText.isLower($1) ? 1 : 0) }
         var variations = 0.0
         if min(upper, lower) >= 1 {
             for i in 1...min(upper, lower) { variations += binomial(upper + lower, i) }
@@ -144,8 +145,8 @@ extension Matcher {
     static func l33tVariations(_ lowered: ArraySlice<UInt32>, _ substitutions: [(from: UInt32, to: UInt32)]) -> Double {
         var variations = 1.0
         for (substitute, letter) in substitutions {
-            let s = lowered.filter { $0 == substitute }.count
-            let u = lowered.filter { $0 == letter }.count
+            let s = lowered.reduce(0) { $0 + ($1 == substitute ? 1 : 0) }
+            let u = lowered.reduce(0) { $0 + ($1 == letter ? 1 : 0) }
             if s == 0 || u == 0 {
                 variations *= 2
             } else {
