@@ -46,11 +46,16 @@ struct AnalyzeCommandTests {
     }
 
     /// keepassxc-cli's findings: `PATH<TAB>COUNT`, sorted; nil when keepassxc-cli is missing.
-    static func keepassxcBreached(_ vault: String, hibp: String, password: String?, keyFile: String?, test: String) throws -> [String]? {
+    static func keepassxcBreached(_ vault: String, hibp: String, password: String?, keyFile: String?, test: String,
+                                  opens: Bool = true) throws -> [String]? {
         var arguments = ["analyze", "-q", "--hibp", hibp]
         if let keyFile { arguments += ["-k", keyFile] }
         if password == nil { arguments.append("--no-password") }
         guard let result = try Interop.keepassxc(arguments + [vault], password: password ?? "", test: test) else { return nil }
+        guard opens else {
+            #expect(result.status != 0, "keepassxc-cli opened \(vault), which it could not before")
+            return nil
+        }
         #expect(result.status == 0, "keepassxc-cli analyze: \(result.stderrText)")
         return result.stdoutText.split(separator: "\n").compactMap { line -> String? in
             // Password for 'PATH' has been leaked N times!
@@ -75,12 +80,57 @@ struct AnalyzeCommandTests {
 
     // MARK: keepassxc-cli on every fixture
 
-    static let fixtures: [MyPassTestSupport.Fixture] = FixtureCatalog.keepass + FixtureCatalog.kdbxweb
-        + FixtureCatalog.keepassRS + FixtureCatalog.gokeepasslib
+    /// A vault of `Vectors/` with its key and its manifest (KeePass's, else our export's).
+    struct VaultFixture: CustomStringConvertible, Sendable {
+        /// Below `Vectors/`.
+        var vault: String
+        var password: String?
+        /// Below `Vectors/`.
+        var keyFile: String?
+        /// Below `Vectors/`; nil: `mypass export` of the vault (where no KeePass manifest exists).
+        var manifest: String?
+        var description: String { vault }
+    }
+
+    /// Every vault of `Vectors/`: the fixtures with KeePass's manifests, the demo and path-rule
+    /// vaults, the KDF-fidelity and passkey vaults.
+    static let fixtures: [VaultFixture] = {
+        let catalog = FixtureCatalog.keepass + FixtureCatalog.kdbxweb + FixtureCatalog.keepassRS + FixtureCatalog.gokeepasslib
+        return catalog.map {
+            VaultFixture(vault: "kdbx/\($0.name).kdbx", password: $0.password, keyFile: $0.keyFile.map { "kdbx/" + $0 },
+                         manifest: "kdbx/\($0.name).json")
+        } + [
+            VaultFixture(vault: "demo/demo.kdbx", password: "demo", manifest: "demo/demo.json"),
+            VaultFixture(vault: "cli/paths.kdbx", password: "demo", manifest: "cli/paths.json"),
+            VaultFixture(vault: "kdbx-fidelity/argon2id-secret-ad.kdbx", password: "correct horse battery staple"),
+            VaultFixture(vault: "passkey/keepass-passkeys.kdbx", password: "passkey"),
+        ]
+    }()
+
+    /// Vaults keepassxc-cli 2.7.4 reads differently from KeePass, and what it reports instead.
+    /// `test_db_kdbx3_with_chacha20_protected_fields`: a KDBX 3.1 vault whose inner stream is
+    /// ChaCha20; KeePassXC decrypts its protected values wrongly (`show -s` prints bytes that are
+    /// not `admin`, the password KeePass reads), so it looks up the SHA-1 of those bytes and finds
+    /// nothing.
+    static let keepassxcMisreads: [String: [String]] = ["kdbx/thirdparty/keepass-rs/test_db_kdbx3_with_chacha20_protected_fields.kdbx": []]
+
+    /// Vaults keepassxc-cli 2.7.4 cannot open. `argon2id-secret-ad`: Argon2 with a secret key `K`
+    /// and associated data `A` (KDF parameters KeePass writes and uses); KeePassXC leaves them out
+    /// of the KDF, derives another key and reports "HMAC mismatch".
+    static let keepassxcCannotOpen: Set<String> = ["kdbx-fidelity/argon2id-secret-ad.kdbx"]
 
     @Test("keepassxc-cli analyze --hibp and mypass analyze --hibp name the same breached entries with the same counts", arguments: fixtures)
-    func fixtureAgrees(_ fixture: MyPassTestSupport.Fixture) throws {
-        let manifest = try #require(try parseJSON(try TestVectors.text("kdbx/\(fixture.name).json")) as? [String: Any])
+    func fixtureAgrees(_ fixture: VaultFixture) throws {
+        let scratch = try Scratch()
+        let vault = try scratch.copy(fixture.vault, as: "vault.kdbx")
+        let keyFile = fixture.keyFile.map { TestVectors.url($0).path }
+        var keyArguments: [String] = []
+        if let keyFile { keyArguments += ["--keyfile", keyFile] }
+        if fixture.password == nil { keyArguments.append("--no-password") }
+        let stdin = fixture.password.map { $0 + "\n" } ?? ""
+        let manifestText = try fixture.manifest.map { try TestVectors.text($0) }
+            ?? (try CLI.run(["export", vault] + keyArguments, stdin: stdin)).stdoutText
+        let manifest = try #require(try parseJSON(manifestText) as? [String: Any])
         let entries = manifest["entries"] as? [[String: Any]] ?? []
         let groups = manifest["groups"] as? [[String: Any]] ?? []
         let binUUID = (manifest["meta"] as? [String: Any])?["recycleBinUUID"] as? String
@@ -104,22 +154,16 @@ struct AnalyzeCommandTests {
         }
         expected.sort()
 
-        let scratch = try Scratch()
-        let index = Self.fixtures.firstIndex { $0.name == fixture.name } ?? 0
+        let index = Self.fixtures.firstIndex { $0.vault == fixture.vault } ?? 0
         let hibp = try scratch.write("hibp.txt", Self.breachList(chosen, fillers: 300, seed: UInt64(index + 1),
                                                                   crlf: index % 2 == 1, lowercase: index % 3 == 2))
-        let vault = try scratch.copy("kdbx/\(fixture.name).kdbx", as: "vault.kdbx")
-        let keyFile = fixture.keyFile.map { TestVectors.url("kdbx/" + $0).path }
-        var ours = ["vault.kdbx", "--hibp", hibp]
-        if let keyFile { ours += ["--keyfile", keyFile] }
-        if fixture.password == nil { ours.append("--no-password") }
-        ours[0] = vault
-        let mine = try Self.ourBreached(ours, stdin: fixture.password.map { $0 + "\n" } ?? "")
-        #expect(mine == expected, "\(fixture.name): ours differs from the manifest's")
+        let mine = try Self.ourBreached([vault, "--hibp", hibp] + keyArguments, stdin: stdin)
+        #expect(mine == expected, "\(fixture.vault): ours differs from the manifest's")
+        #expect(!expected.isEmpty || entries.isEmpty, "\(fixture.vault): the list names no current entry")
         guard let theirs = try Self.keepassxcBreached(vault, hibp: hibp, password: fixture.password, keyFile: keyFile,
-                                                     test: "fixtureAgrees") else { return }
-        #expect(mine == theirs, "\(fixture.name): keepassxc-cli \(theirs.count), ours \(mine.count)")
-        #expect(!expected.isEmpty || entries.isEmpty, "\(fixture.name): the list names no current entry")
+                                                     test: "fixtureAgrees", opens: !Self.keepassxcCannotOpen.contains(fixture.vault))
+        else { return }
+        #expect(theirs == (Self.keepassxcMisreads[fixture.vault] ?? mine), "\(fixture.vault): keepassxc-cli \(theirs), ours \(mine)")
     }
 
     // MARK: The health test vault

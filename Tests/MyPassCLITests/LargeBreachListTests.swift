@@ -13,22 +13,13 @@ import Glibc
 /// own few hundred KiB are all the child inherits).
 @Suite("A 1 GiB HIBP list")
 struct LargeBreachListTests {
-    /// Writes a sorted `HASH:COUNT\r\n` list of at least `minimumBytes` to `path`: random hashes
-    /// made in ascending order (the first 64 bits grow by random steps), with the SHA-1 of each
-    /// `chosen` password merged in at its place. Returns the bytes and lines written.
+    /// Writes a sorted `HASH:COUNT\r\n` list of at least `minimumBytes` to `path`, with the SHA-1 of
+    /// each `chosen` password at its place. Made fast, so that the test spends its time searching:
+    /// a block of 4,096 lines with random hashes is written again and again with a new, growing
+    /// 24-bit prefix (the first six hex digits); the other 34 digits of each line ascend within
+    /// the block, so every line is unique and the file sorted. Returns the bytes and lines written.
     static func writeList(_ path: String, chosen: [String: Int64], minimumBytes: Int) throws -> (bytes: Int, lines: Int) {
-        struct Key: Comparable {
-            var high: UInt64, middle: UInt64, low: UInt32
-            static func < (a: Key, b: Key) -> Bool { (a.high, a.middle, a.low) < (b.high, b.middle, b.low) }
-        }
-        func key(_ digest: [UInt8]) -> Key {
-            func word(_ range: Range<Int>) -> UInt64 { digest[range].reduce(0) { $0 << 8 | UInt64($1) } }
-            return Key(high: word(0..<8), middle: word(8..<16), low: UInt32(word(16..<20)))
-        }
-        let wanted = chosen.map { (key(SHA1.hash(Array($0.key.utf8))), $0.value) }.sorted { $0.0 < $1.0 }
-        guard let file = fopen(path, "wb") else { throw CocoaError(.fileWriteUnknown) }
-        defer { fclose(file) }
-        var state: UInt64 = 0x30_1_6B
+        var state: UInt64 = 0x3016B
         func next() -> UInt64 {
             state &+= 0x9E37_79B9_7F4A_7C15
             var z = state
@@ -37,56 +28,67 @@ struct LargeBreachListTests {
             return z ^ (z >> 31)
         }
         let hex = Array("0123456789ABCDEF".utf8)
-        let bufferSize = 8 << 20
-        var buffer = [UInt8](repeating: 0, count: bufferSize)
-        var used = 0, total = 0, lines = 0
-        // About 46 bytes a line: steps sized so that the hashes end near 90% of the 64-bit space.
-        let expectedLines = UInt64(minimumBytes / 46 + 1)
-        let step = UInt64.max / (expectedLines + expectedLines / 9) * 2
-        var current = Key(high: 0, middle: 0, low: 0)
-        var nextChosen = 0
-        func emit(_ key: Key, _ count: Int64) throws {
-            if used > bufferSize - 128 {
-                guard fwrite(buffer, 1, used, file) == used else { throw CocoaError(.fileWriteUnknown) }
-                total += used
-                used = 0
+        func hexDigits(_ value: UInt64, _ count: Int) -> [UInt8] {
+            (0..<count).map { hex[Int((value >> UInt64(4 * (count - 1 - $0))) & 0xF)] }
+        }
+        // The block: line i is PPPPPP (the block's prefix), then 6 digits i * 4096 + r (ascending),
+        // then 28 random digits, a colon, a count of 1 to 999, CR LF.
+        let perBlock = 4_096
+        var block: [UInt8] = []
+        var starts: [Int] = []
+        for index in 0..<perBlock {
+            starts.append(block.count)
+            block += [UInt8](repeating: UInt8(ascii: "0"), count: 6)
+            block += hexDigits(UInt64(index * 4_096) + next() % 4_096, 6)
+            block += hexDigits(next(), 16) + hexDigits(next(), 12)
+            block += Array(":\(1 + next() % 999)\r\n".utf8)
+        }
+        let blocks = (minimumBytes + block.count - 1) / block.count
+        let step = UInt64(1 << 24) / UInt64(blocks)
+        precondition(step >= 2, "too many blocks for a 24-bit prefix")
+        // The chosen lines by prefix, in order.
+        let wanted = chosen.map { (text: Array(hexString(SHA1.hash(Array($0.key.utf8))).uppercased().utf8), count: $0.value) }
+            .sorted { $0.text.lexicographicallyPrecedes($1.text) }
+        func prefix(_ text: [UInt8]) -> UInt64 { UInt64(text[0..<6].reduce(0) { $0 << 4 | Int(hex.firstIndex(of: $1)!) }) }
+        guard let file = fopen(path, "wb") else { throw CocoaError(.fileWriteUnknown) }
+        defer { fclose(file) }
+        var total = 0, lines = 0, nextWanted = 0
+        func write(_ bytes: ArraySlice<UInt8>) throws {
+            guard bytes.isEmpty || bytes.withUnsafeBytes({ fwrite($0.baseAddress, 1, $0.count, file) }) == bytes.count else {
+                throw CocoaError(.fileWriteUnknown)
             }
-            buffer.withUnsafeMutableBufferPointer { out in
-                for shift in stride(from: 60, through: 0, by: -4) { out[used] = hex[Int((key.high >> UInt64(shift)) & 0xF)]; used += 1 }
-                for shift in stride(from: 60, through: 0, by: -4) { out[used] = hex[Int((key.middle >> UInt64(shift)) & 0xF)]; used += 1 }
-                for shift in stride(from: 28, through: 0, by: -4) { out[used] = hex[Int((key.low >> UInt32(shift)) & 0xF)]; used += 1 }
-                out[used] = UInt8(ascii: ":")
-                used += 1
-                var width = 1, scale: Int64 = 10
-                while count >= scale { width += 1; scale *= 10 }
-                var value = count
-                for position in stride(from: used + width - 1, through: used, by: -1) {
-                    out[position] = UInt8(ascii: "0") + UInt8(value % 10)
-                    value /= 10
-                }
-                used += width
-                out[used] = 0x0D
-                out[used + 1] = 0x0A
-                used += 2
-            }
+            total += bytes.count
+        }
+        func writeWanted(_ item: (text: [UInt8], count: Int64)) throws {
+            try write((item.text + Array(":\(item.count)\r\n".utf8))[...])
             lines += 1
         }
-        while total + used < minimumBytes {
-            let (high, overflow) = current.high.addingReportingOverflow(1 + next() % step)
-            guard !overflow else { break }
-            current = Key(high: high, middle: next(), low: UInt32(truncatingIfNeeded: next()))
-            while nextChosen < wanted.count, wanted[nextChosen].0 <= current {
-                if wanted[nextChosen].0 < current { try emit(wanted[nextChosen].0, wanted[nextChosen].1) }
-                nextChosen += 1
+        for index in 0..<blocks {
+            let blockPrefix = UInt64(index) * step + 1 + next() % (step - 1)
+            let digits = hexDigits(blockPrefix, 6)
+            for start in starts { block.replaceSubrange(start..<start + 6, with: digits) }
+            // Chosen hashes below this block's prefix go before it; those with its prefix, inside.
+            while nextWanted < wanted.count, prefix(wanted[nextWanted].text) < blockPrefix {
+                try writeWanted(wanted[nextWanted])
+                nextWanted += 1
             }
-            try emit(current, Int64(1 + next() % 999))
+            var from = 0
+            while nextWanted < wanted.count, prefix(wanted[nextWanted].text) == blockPrefix {
+                let text = wanted[nextWanted].text
+                let at = starts.firstIndex { !block[$0..<$0 + 40].lexicographicallyPrecedes(text) } ?? perBlock
+                let offset = at < perBlock ? starts[at] : block.count
+                try write(block[from..<offset])
+                try writeWanted(wanted[nextWanted])
+                from = offset
+                nextWanted += 1
+            }
+            try write(block[from...])
+            lines += perBlock
         }
-        while nextChosen < wanted.count {
-            try emit(wanted[nextChosen].0, wanted[nextChosen].1)
-            nextChosen += 1
+        while nextWanted < wanted.count {
+            try writeWanted(wanted[nextWanted])
+            nextWanted += 1
         }
-        total += used
-        guard fwrite(buffer, 1, used, file) == used else { throw CocoaError(.fileWriteUnknown) }
         return (total, lines)
     }
 
