@@ -12,6 +12,7 @@ COMMANDS:
   signatures                 ES256 and Ed25519 signing and verification per second.
   autofill VAULT             The AutoFill open: peak memory, time to suggestions, budget fit.
   xml FILE.xml               The XML tokenizer alone on a plain file, in 4 KiB chunks (MB/s).
+  analyze VAULT --hibp FILE  HIBP lookups per second and the health report, beside keepassxc-cli analyze.
 
 Every command takes --json, and --compare to run the reference tools found on this machine
 (argon2 CLI, openssl speed, Python's zlib, xmllint --stream, keepassxc-cli) in the same run.
@@ -48,6 +49,7 @@ func main() -> Int32 {
     case "signatures": usage = SignaturesCommand.usage
     case "autofill": usage = AutofillCommand.usage
     case "xml": usage = XMLCommand.usage
+    case "analyze": usage = AnalyzeBenchCommand.usage
     default: usage = topUsage
     }
     if help || command == nil || command == "help" {
@@ -68,6 +70,7 @@ func main() -> Int32 {
         case "signatures": try SignaturesCommand.run(&args)
         case "autofill": try AutofillCommand.run(&args)
         case "xml": try XMLCommand.run(&args)
+        case "analyze": try AnalyzeBenchCommand.run(&args)
         default: throw BenchError.usage("unknown command '\(command ?? "")'")
         }
         return 0
