@@ -3,9 +3,11 @@ import MyPassCompression
 import MyPassCrypto
 import MyPassKDBX
 
-/// The embedded demo: known answers of the primitives, then a vault round trip on the demo vault
-/// (open with its password, list titles, rename one entry, save, reopen, list again). Prints one
-/// line per check; `build.sh` compares the output with `expected-output.txt`.
+/// The embedded demo: the AES and SHA-2 backends in use, known answers of the primitives, the
+/// hardware backends against the portable code, then a vault round trip on the demo vault (open
+/// with its password, list titles, rename one entry, save, reopen, list again). Prints one line
+/// per check; `build.sh` compares the output with `expected-output.txt`, and the first line
+/// (`backend ...`) with the backends it expects on the target.
 /// - Returns: whether every check passed.
 func runDemo() -> Bool {
     var ok = true
@@ -15,7 +17,9 @@ func runDemo() -> Bool {
         ok = ok && passed
         print("\(passed ? "ok" : "FAIL") \(name) \(hex)")
     }
+    print("backend \(CryptoBackend.summary)")
     knownAnswers(check)
+    ok = backendsAgree() && ok
     ok = vaultRoundTrip() && ok
     print(ok ? "all checks passed" : "SOME CHECKS FAILED")
     return ok
@@ -56,6 +60,58 @@ func knownAnswers(_ check: (String, [UInt8], String) -> Void) {
     let expected = Array(String(repeating: "MyPass embedded: ", count: 8).utf8)
     check("inflate", inflated == expected ? Array("136 bytes as written".utf8) : inflated,
           Array("136 bytes as written".utf8).hexString)
+}
+
+/// Every available hardware backend against the portable code: AES-256 known answers (FIPS 197
+/// C.3), CBC encryption and decryption of every length up to 300 bytes, AES-KDF of 0...40 rounds
+/// and 1,000 rounds, SHA-256 of every length up to 300 bytes. Prints one line; the same on every
+/// target (a target without hardware kernels has nothing to compare).
+func backendsAgree() -> Bool {
+    var disagreements: [String] = []
+    var data = [UInt8](repeating: 0, count: 300)
+    var state: UInt32 = 0x1234_5678
+    for i in 0..<data.count {
+        state = state &* 1_664_525 &+ 1_013_904_223
+        data[i] = UInt8(truncatingIfNeeded: state >> 24)
+    }
+    let key = Array(data[0..<32]), iv = Array(data[32..<48]), seed = Array(data[48..<80])
+    let available = CryptoBackend.available
+    for backend in available.aes where backend.name != "portable" {
+        do throws(CryptoError) {
+            let aes = try AES256(key: [UInt8](0..<32), backend: backend)
+            let plain: [UInt8] = (0..<16).map { UInt8($0) &* 0x11 }
+            if aes.encrypt(block: plain).hexString != "8ea2b7ca516745bfeafc49904b496089" { disagreements.append("aes encrypt") }
+            if aes.decrypt(block: aes.encrypt(block: plain)) != plain { disagreements.append("aes decrypt") }
+            for length in 0...300 {
+                let message = Array(data[0..<length])
+                let expected = try AESCBC.encrypt(message, key: key, iv: iv, backend: .portable)
+                let ciphertext = try AESCBC.encrypt(message, key: key, iv: iv, backend: backend)
+                if ciphertext != expected { disagreements.append("cbc encrypt \(length)") }
+                if try AESCBC.decrypt(expected, key: key, iv: iv, backend: backend) != message {
+                    disagreements.append("cbc decrypt \(length)")
+                }
+            }
+            for rounds in Array(0...40) + [1000] as [UInt64] {
+                let expected = try AESKDF.transformRaw(key: key, seed: seed, rounds: rounds, backend: .portable)
+                if try AESKDF.transformRaw(key: key, seed: seed, rounds: rounds, backend: backend) != expected {
+                    disagreements.append("aes-kdf \(rounds)")
+                }
+            }
+        } catch {
+            disagreements.append("aes threw")
+        }
+    }
+    for backend in available.sha256 where backend.name != "portable" {
+        for length in 0...300 {
+            var portable = SHA256(backend: .portableSHA256), hardware = SHA256(backend: backend)
+            portable.update(Array(data[0..<length]))
+            hardware.update(Array(data[0..<length / 2]))
+            hardware.update(Array(data[(length / 2)..<length]))
+            if hardware.finalize() != portable.finalize() { disagreements.append("sha256 \(length)") }
+        }
+    }
+    print(disagreements.isEmpty ? "ok backends agree" : "FAIL backends disagree: \(disagreements.prefix(5))")
+    return disagreements.isEmpty
 }
 
 /// Opens the demo vault from bytes, lists it, renames "Jira" to "Jira Cloud", saves, reopens the

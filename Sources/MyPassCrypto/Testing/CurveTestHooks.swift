@@ -26,3 +26,12 @@ extension Ed25519 {
         return Ed25519Point.multipliedBase(by: value).encoded == Ed25519Point.base.multiplied(by: value).encoded
     }
 }
+
+extension P256 {
+    /// The x coordinate (32 bytes, big-endian) of `scalar`·G computed by the generic window ladder,
+    /// the variable-base scalar multiplication, for the timing tests (`ConstantTimeTests`).
+    package static func ladderMultipleForTesting(scalar: [UInt8]) -> [UInt8] {
+        let point = P256Point.generator.multiplied(by: UInt256(bigEndian: scalar))
+        return point.affine().x.bigEndianBytes
+    }
+}

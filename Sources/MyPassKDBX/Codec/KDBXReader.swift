@@ -25,19 +25,23 @@ package struct KDBXReader {
         (header, payloadOffset) = try KDBXHeader.read(from: file[...], limits: limits)
     }
 
-    /// Runs the KDF and, in KDBX 4, checks the header HMAC (the credential check).
+    /// Runs the KDF (after asking a challenge-response component, when the key has one) and, in
+    /// KDBX 4, checks the header HMAC (the credential check).
     /// - Throws: ``KDBXError`` `.wrongKey` when the header HMAC does not verify, `.limitExceeded`
-    ///   when the KDF cost exceeds the limits.
+    ///   when the KDF cost exceeds the limits, `.missingKeyComponent` or `.cancelled` from a
+    ///   challenge-response component.
     /// - Complexity: the KDF's cost.
     package func deriveKeys(_ key: CompositeKey, progress: KDFProgressHandler? = nil) throws(KDBXError) -> MasterKeys {
-        let transformed = try MasterKeys.transform(compositeKey: key, kdf: header.kdf, limits: limits, progress: progress)
+        let transformed = try MasterKeys.transformedKey(compositeKey: key, version: header.version, kdf: header.kdf,
+                                                        masterSeed: header.masterSeed, limits: limits, progress: progress)
         return try keys(transformedKey: transformed)
     }
 
     /// The keys from a transformed key already derived for this header's KDF parameters (a cached
     /// one, for a quick reopen without the KDF), checked like ``deriveKeys(_:progress:)`` does: in
     /// KDBX 4 by the header HMAC here, in 3.x by the stream start bytes when the payload is read.
-    /// - Parameter transformedKey: the KDF output, 32 bytes.
+    /// - Parameter transformedKey: the KDF output, 32 bytes (64 for a KDBX 3.1 key with a
+    ///   challenge-response component, see ``MasterKeys/transformedKey(compositeKey:version:kdf:masterSeed:limits:progress:transform:)``).
     /// - Throws: ``KDBXError`` `.wrongKey` when the header HMAC does not verify.
     package func keys(transformedKey: SecureBytes) throws(KDBXError) -> MasterKeys {
         let keys = MasterKeys(transformedKey: transformedKey, masterSeed: header.masterSeed)
@@ -45,7 +49,7 @@ package struct KDBXReader {
             let stored = file[(payloadOffset - 32)..<payloadOffset]
             let computed = HMACBlockStream.headerHMAC(header: header.rawBytes, hmacKey: keys.hmacKey)
             guard constantTimeEquals(computed, stored) else {
-                throw KDBXError(.wrongKey, "the header HMAC does not verify (a challenge-response key component, if the vault uses one, is not supported)", location: "offset \(payloadOffset - 32)")
+                throw KDBXError(.wrongKey, "the header HMAC does not verify", location: "offset \(payloadOffset - 32)")
             }
         }
         return keys
@@ -65,7 +69,7 @@ package struct KDBXReader {
         func checkStartBytes() throws(KDBXError) {
             guard !startBytesChecked, plain.count >= 32 else { return }
             guard let expected = header.streamStartBytes, constantTimeEquals(plain[0..<32], expected) else {
-                throw KDBXError(.wrongKey, "the stream start bytes do not match (a challenge-response key component, if the vault uses one, is not supported)", location: HeaderFieldID.describe(9))
+                throw KDBXError(.wrongKey, "the stream start bytes do not match", location: HeaderFieldID.describe(9))
             }
             startBytesChecked = true
         }
@@ -81,7 +85,7 @@ package struct KDBXReader {
         } else {
             guard plain.count >= 32 else { throw KDBXError(.corruptedFile, "the payload is shorter than the stream start bytes") }
             guard let expected = header.streamStartBytes, constantTimeEquals(plain[0..<32], expected) else {
-                throw KDBXError(.wrongKey, "the stream start bytes do not match (a challenge-response key component, if the vault uses one, is not supported)", location: HeaderFieldID.describe(9))
+                throw KDBXError(.wrongKey, "the stream start bytes do not match", location: HeaderFieldID.describe(9))
             }
             out = try HashedBlockStream.read(Array(plain[32...]), limits: limits)
         }
@@ -95,7 +99,7 @@ package struct KDBXReader {
         do {
             return try Gzip.decompress(content, maxOutputBytes: limits.maxDecompressedBytes)
         } catch {
-            throw PayloadPipeline.map(error)
+            throw Payload.map(error)
         }
     }
 
@@ -104,24 +108,24 @@ package struct KDBXReader {
     package func parseContent(_ content: [UInt8]) throws(KDBXError) -> Vault {
         var contentHeader = header
         contentHeader.compression = .none
-        var pipeline = try PayloadPipeline(header: contentHeader, limits: limits, skipsBlockFraming: true)
+        var pipeline = try PayloadPipeline<VaultContent>(header: contentHeader, limits: limits, skipsBlockFraming: true)
         var start = 0
         while start < content.count {
-            let end = min(start + PayloadPipeline.chunkByteCount, content.count)
+            let end = min(start + Payload.chunkByteCount, content.count)
             try pipeline.consumePlaintext(content[start..<end])
             start = end
         }
-        let body = try pipeline.finishPlaintext()
-        return try makeVault(body, innerStream: pipeline.innerStreamAlgorithm)
+        let body = try pipeline.finish()
+        return try makeVault(body, innerStream: pipeline.content.innerStreamAlgorithm)
     }
 
     /// Decrypts, inflates and parses in one streaming pass (the stages above, fused).
     /// - Throws: ``KDBXError`` `.wrongKey` (3.x start bytes), `.corruptedFile`, `.limitExceeded`.
     package func readVault(keys: MasterKeys) throws(KDBXError) -> Vault {
-        var pipeline = try PayloadPipeline(header: header, limits: limits, payloadByteCount: file.count - payloadOffset)
+        var pipeline = try PayloadPipeline<VaultContent>(header: header, limits: limits, payloadByteCount: file.count - payloadOffset)
         try streamPlaintext(keys: keys, into: &pipeline)
-        let body = try pipeline.finishPlaintext()
-        return try makeVault(body, innerStream: pipeline.innerStreamAlgorithm)
+        let body = try pipeline.finish()
+        return try makeVault(body, innerStream: pipeline.content.innerStreamAlgorithm)
     }
 
     /// Decrypts and inflates like ``readVault(keys:)``, but hashes the content instead of parsing
@@ -133,16 +137,15 @@ package struct KDBXReader {
     /// - Throws: ``KDBXError`` `.wrongKey` (3.x start bytes), `.corruptedFile`, `.limitExceeded`.
     /// - Complexity: linear in the file; memory bounded by the 64 KiB chunks and the inflate window.
     package func contentDigest(keys: MasterKeys) throws(KDBXError) -> [UInt8] {
-        var pipeline = try PayloadPipeline(header: header, limits: limits, payloadByteCount: file.count - payloadOffset,
-                                           digestsContent: true)
+        var pipeline = PayloadPipeline<ContentDigest>(header: header, limits: limits, payloadByteCount: file.count - payloadOffset)
         try streamPlaintext(keys: keys, into: &pipeline)
-        return try pipeline.finishDigest()
+        return try pipeline.finish()
     }
 
     /// Decrypts the whole payload into `pipeline`, 64 KiB of ciphertext at a time, each plaintext
     /// chunk wiped once consumed; the padding (CBC) is checked at the end.
     /// - Throws: ``KDBXError`` `.corruptedFile` (bad padding), and what the pipeline throws.
-    private func streamPlaintext(keys: MasterKeys, into pipeline: inout PayloadPipeline) throws(KDBXError) {
+    private func streamPlaintext<Content>(keys: MasterKeys, into pipeline: inout PayloadPipeline<Content>) throws(KDBXError) {
         var decryptor = try header.cipher.makeDecryptor(key: keys.cipherKey, iv: header.encryptionIV)
         try forEachCiphertextChunk(keys: keys) { (chunk) throws(KDBXError) in
             var plain = decryptor.update(chunk)
@@ -163,7 +166,7 @@ package struct KDBXReader {
         func split(_ data: ArraySlice<UInt8>) throws(KDBXError) {
             var start = data.startIndex
             while start < data.endIndex {
-                let end = min(start + PayloadPipeline.chunkByteCount, data.endIndex)
+                let end = min(start + Payload.chunkByteCount, data.endIndex)
                 try body(data[start..<end])
                 start = end
             }

@@ -2,24 +2,34 @@ import MyPassBytes
 import MyPassCompression
 import MyPassCrypto
 
-/// The streaming read path after decryption: (3.x) stream start bytes and hashed block stream,
-/// then gzip, then (4.x) the inner header, then the XML body reader. Each stage gets chunks of at
-/// most ``chunkByteCount`` bytes, so no stage holds the whole payload. In digest mode the content
-/// (inner header and XML) goes through a ``contentHash()`` instead of the parsers, for a save's check.
-struct PayloadPipeline {
-    /// The hash of a save's content digest: BLAKE2b-256 (RFC 7693), a cryptographic hash that runs
-    /// about 2.5 times as fast as our SHA-256 (978 against 385 MB/s), which matters because the
-    /// content is hashed twice per save (serialized, then read back) and is the whole XML.
-    static func contentHash() -> BLAKE2b {
-        do { return try BLAKE2b(outputByteCount: 32) } catch { preconditionFailure("32 bytes is a valid BLAKE2b output length") }
-    }
+/// What a ``PayloadPipeline`` hands on: the content, that is the KDBX 4 inner header and the XML,
+/// or the 3.x XML, as decrypted, unframed and inflated, in order. The full read parses it into a
+/// model (``VaultContent``), a save's check hashes it (``ContentDigest``), the AutoFill index
+/// skims it (``CredentialContent``).
+protocol PayloadContent {
+    associatedtype Output
+    /// Compressed bytes handed to the inflater at once, which bounds the content one call gives.
+    static var inflateInputByteCount: Int { get }
+    /// Takes the next content bytes.
+    /// - Throws: ``KDBXError`` `.corruptedFile`, `.limitExceeded`, `.unsupported`.
+    mutating func consume(_ content: ArraySlice<UInt8>) throws(KDBXError)
+    /// Ends the content.
+    mutating func finish() throws(KDBXError) -> Output
+}
 
-    static let chunkByteCount = 64 * 1024
+/// The streaming read path after decryption, one mechanism for every reader: (3.x) stream start
+/// bytes and hashed block stream, then gzip, with the decoded-size limits of both paths, then the
+/// content (``PayloadContent``). Each stage gets pieces of at most ``chunkByteCount`` bytes (and
+/// the inflater ``PayloadContent/inflateInputByteCount``), so no stage holds the whole payload.
+struct PayloadPipeline<Content: PayloadContent> {
+    /// The plaintext and ciphertext pieces the readers and the writer work in.
+    static var chunkByteCount: Int { Payload.chunkByteCount }
 
     private let header: KDBXHeader
-    private let limits: KDBXLimits
+    private let maxDecompressedBytes: Int
     /// Most decompressed bytes this file may give (``KDBXLimits/decodedBudgetBytes(payloadByteCount:)``).
     private let decodedBudget: Int
+    private let maxDecompressionRatio: Int
     // 3.x
     private var startBytes: [UInt8] = []
     private var startBytesChecked: Bool
@@ -27,58 +37,26 @@ struct PayloadPipeline {
     // both
     private var inflater: Inflater?
     private var decompressedCount = 0
-    // 4.x
-    private var innerHeaderParser: InnerHeader.Parser?
-    private var body: BodyReader?
-    // digest mode: the content's hash, nothing parsed
-    private var contentHasher: BLAKE2b?
+    /// What the content went to.
+    private(set) var content: Content
 
-    /// The XML reader with its inner random stream.
-    private struct BodyReader {
-        var xml: VaultXMLReader
-        var stream: InnerRandomStream
-
-        mutating func feed(_ chunk: ArraySlice<UInt8>) throws(KDBXError) {
-            try xml.feed(chunk, stream: &stream)
-        }
-
-        mutating func finish() throws(KDBXError) -> VaultBody {
-            try xml.finish(stream: &stream)
-        }
-    }
-
-    /// - Parameter skipsBlockFraming: the 3.x start bytes and hashed blocks were already removed.
-    /// - Parameter payloadByteCount: the ciphertext length, bounding what the blocks may claim.
-    /// - Parameter digestsContent: hash the content instead of parsing it (``finishDigest()``).
-    init(header: KDBXHeader, limits: KDBXLimits, skipsBlockFraming: Bool = false, payloadByteCount: Int = .max,
-         digestsContent: Bool = false) throws(KDBXError) {
+    /// - Parameters:
+    ///   - skipsBlockFraming: the 3.x start bytes and hashed blocks were already removed.
+    ///   - maxBlockBytes: the most the 3.x hashed blocks may hold in all.
+    ///   - decodedBudget: the most decompressed bytes the payload may give.
+    init(header: KDBXHeader, limits: KDBXLimits, decodedBudget: Int, skipsBlockFraming: Bool = false,
+         maxBlockBytes: Int, content: Content) {
         self.header = header
-        var limits = limits
-        decodedBudget = payloadByteCount == .max ? limits.maxDecompressedBytes : limits.decodedBudgetBytes(payloadByteCount: payloadByteCount)
-        // Attachments share the budget: none, and not all inflated 3.x binaries together, may exceed it.
-        limits.body.maxBinaryBytes = min(limits.body.maxBinaryBytes, decodedBudget)
-        limits.maxBinaryBytes = min(limits.maxBinaryBytes, decodedBudget)
-        self.limits = limits
+        maxDecompressedBytes = limits.maxDecompressedBytes
+        maxDecompressionRatio = limits.maxDecompressionRatio
+        self.decodedBudget = decodedBudget
         let isKDBX4 = header.version.isKDBX4
         startBytesChecked = isKDBX4 || skipsBlockFraming
-        hashedBlocks = isKDBX4 || skipsBlockFraming ? nil : HashedBlockStream.Reader(limits: limits, maxTotalBytes: payloadByteCount)
+        hashedBlocks = isKDBX4 || skipsBlockFraming ? nil : HashedBlockStream.Reader(limits: limits, maxTotalBytes: maxBlockBytes)
         if header.compression == .gzip {
             inflater = Inflater(format: .gzip, maxOutputBytes: limits.maxDecompressedBytes)
         }
-        if digestsContent {
-            contentHasher = Self.contentHash()
-        } else if isKDBX4 {
-            innerHeaderParser = InnerHeader.Parser(limits: limits)
-        } else {
-            var streamKey = header.innerStreamKey?.unsafeArray ?? []
-            defer { wipe(&streamKey) }
-            let stream = try InnerRandomStream(algorithm: header.innerStreamAlgorithm ?? .none, key: streamKey)
-            body = BodyReader(xml: try Self.makeXMLReader(header: header, binaries: [], limits: limits), stream: stream)
-        }
-    }
-
-    private static func makeXMLReader(header: KDBXHeader, binaries: [BinaryPoolItem], limits: KDBXLimits) throws(KDBXError) -> VaultXMLReader {
-        VaultXMLReader(version: header.version, binaryPool: binaries, limits: limits.body)
+        self.content = content
     }
 
     /// Takes decrypted bytes in order.
@@ -91,7 +69,7 @@ struct PayloadPipeline {
             rest = rest.dropFirst(need)
             guard startBytes.count == 32 else { return }
             guard let expected = header.streamStartBytes, constantTimeEquals(startBytes, expected) else {
-                throw KDBXError(.wrongKey, "the stream start bytes do not match (a challenge-response key component, if the vault uses one, is not supported)", location: HeaderFieldID.describe(9))
+                throw KDBXError(.wrongKey, "the stream start bytes do not match", location: HeaderFieldID.describe(9))
             }
             startBytesChecked = true
         }
@@ -105,28 +83,10 @@ struct PayloadPipeline {
         }
     }
 
-    /// The inner random stream in use (from the 3.x header or the 4.x inner header).
-    var innerStreamAlgorithm: InnerStreamAlgorithm? { body?.stream.algorithm }
-
-    /// Ends the plaintext and parses what is left.
-    mutating func finishPlaintext() throws(KDBXError) -> VaultBody {
-        try finishStages()
-        guard var body else {
-            throw KDBXError(.corruptedFile, "the payload ends inside the inner header")
-        }
-        return try body.finish()
-    }
-
-    /// Ends the plaintext in digest mode: the BLAKE2b-256 (32 bytes) of the content, that is of the
-    /// inner header and the XML (4.x) or the XML (3.x), as decrypted, unframed and inflated.
-    mutating func finishDigest() throws(KDBXError) -> [UInt8] {
-        try finishStages()
-        guard contentHasher != nil else { preconditionFailure("finishDigest() needs digestsContent") }
-        return contentHasher!.finalize()
-    }
-
-    /// Ends the start bytes, block framing and inflate stages.
-    private mutating func finishStages() throws(KDBXError) {
+    /// Ends the start bytes, block framing and inflate stages, then the content.
+    /// - Throws: ``KDBXError`` `.corruptedFile` (a short payload, the hashed blocks' end, gzip's
+    ///   trailer), `.limitExceeded`, and what the content throws.
+    mutating func finish() throws(KDBXError) -> Content.Output {
         if !startBytesChecked {
             throw KDBXError(.corruptedFile, "the payload is shorter than the stream start bytes")
         }
@@ -135,10 +95,11 @@ struct PayloadPipeline {
         }
         if inflater != nil {
             var tail: [UInt8]
-            do { tail = try inflater!.finish() } catch { throw Self.map(error) }
+            do { tail = try inflater!.finish() } catch { throw Payload.map(error) }
             defer { wipe(&tail) }
             try consumeContent(tail[...])
         }
+        return try content.finish()
     }
 
     private mutating func consumeCompressed(_ data: ArraySlice<UInt8>) throws(KDBXError) {
@@ -148,9 +109,9 @@ struct PayloadPipeline {
         }
         var start = data.startIndex
         while start < data.endIndex {
-            let end = min(start + Self.chunkByteCount, data.endIndex)
+            let end = min(start + Content.inflateInputByteCount, data.endIndex)
             var output: [UInt8]
-            do { output = try inflater!.update(data[start..<end]) } catch { throw Self.map(error) }
+            do { output = try inflater!.update(data[start..<end]) } catch { throw Payload.map(error) }
             defer { wipe(&output) }
             try consumeContent(output[...])
             start = end
@@ -160,36 +121,37 @@ struct PayloadPipeline {
     private mutating func consumeContent(_ data: ArraySlice<UInt8>) throws(KDBXError) {
         guard !data.isEmpty else { return }
         decompressedCount += data.count
-        guard decompressedCount <= limits.maxDecompressedBytes else {
-            throw KDBXError(.limitExceeded, "the payload exceeds \(limits.maxDecompressedBytes) bytes")
+        guard decompressedCount <= maxDecompressedBytes else {
+            throw KDBXError(.limitExceeded, "the payload exceeds \(maxDecompressedBytes) bytes")
         }
         guard decompressedCount <= decodedBudget else {
-            throw Self.decodedBudgetExceeded(decodedBudget, limits: limits)
+            throw Payload.decodedBudgetExceeded(decodedBudget, ratio: maxDecompressionRatio)
         }
-        if contentHasher != nil {
-            contentHasher!.update(data)
-            return
-        }
-        if body == nil {
-            guard var rest = try innerHeaderParser!.feed(data) else { return }
-            // The first bytes of decrypted XML, in the parser's copy: wiped once the XML reader has them.
-            defer { rest.withUnsafeMutableBytes { if let base = $0.baseAddress { secureZero(base, count: $0.count) } } }
-            let inner = innerHeaderParser!.header!
-            innerHeaderParser = nil
-            var streamKey = inner.streamKey.unsafeArray
-            defer { wipe(&streamKey) }
-            let stream = try InnerRandomStream(algorithm: inner.streamAlgorithm, key: streamKey)
-            body = BodyReader(xml: try Self.makeXMLReader(header: header, binaries: inner.binaries, limits: limits), stream: stream)
-            guard !rest.isEmpty else { return }
-            try body!.feed(rest)
-            return
-        }
-        try body!.feed(data)
+        try content.consume(data)
+    }
+}
+
+/// What the payload's read and write paths share.
+enum Payload {
+    /// The plaintext and ciphertext pieces the readers and the writer work in (64 KiB).
+    static let chunkByteCount = 64 * 1024
+
+    /// The hash of a save's content digest: BLAKE2b-256 (RFC 7693), a cryptographic hash that runs
+    /// about 2.5 times as fast as our SHA-256 (978 against 385 MB/s), which matters because the
+    /// content is hashed twice per save (serialized, then read back) and is the whole XML.
+    static func contentHash() -> BLAKE2b {
+        do { return try BLAKE2b(outputByteCount: 32) } catch { preconditionFailure("32 bytes is a valid BLAKE2b output length") }
+    }
+
+    /// The decoded budget of a payload of `payloadByteCount` bytes (`Int.max`: unknown, the plain
+    /// limit).
+    static func decodedBudget(_ limits: KDBXLimits, payloadByteCount: Int) -> Int {
+        payloadByteCount == .max ? limits.maxDecompressedBytes : limits.decodedBudgetBytes(payloadByteCount: payloadByteCount)
     }
 
     /// The refusal of a payload that decompresses past its decoded budget (both read paths).
-    static func decodedBudgetExceeded(_ decodedBudget: Int, limits: KDBXLimits) -> KDBXError {
-        KDBXError(.limitExceeded, "the payload decompresses to more than \(decodedBudget) bytes, \(limits.maxDecompressionRatio) times the file's payload (a decompression bomb, or a vault that needs a higher limit)")
+    static func decodedBudgetExceeded(_ decodedBudget: Int, ratio: Int) -> KDBXError {
+        KDBXError(.limitExceeded, "the payload decompresses to more than \(decodedBudget) bytes, \(ratio) times the file's payload (a decompression bomb, or a vault that needs a higher limit)")
     }
 
     static func map(_ error: CompressionError) -> KDBXError {

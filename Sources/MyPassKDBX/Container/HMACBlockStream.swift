@@ -125,43 +125,34 @@ public enum HMACBlockStream {
     /// Frames ciphertext as it is produced.
     public struct Writer {
         private let hmacKey: SecureBytes
-        private let blockByteCount: Int
-        private var pending: [UInt8] = []
+        private var framer: BlockFramer
         private var index: UInt64 = 0
 
         /// A writer with blocks of `blockByteCount` bytes (1 MiB by default).
         public init(hmacKey: SecureBytes, blockByteCount: Int = HMACBlockStream.defaultBlockByteCount) {
             self.hmacKey = hmacKey
-            self.blockByteCount = max(1, blockByteCount)
+            framer = BlockFramer(blockByteCount: blockByteCount)
         }
 
         /// Appends `data`, emitting every complete block to `out`.
         public mutating func write(_ data: ArraySlice<UInt8>, into out: inout [UInt8]) {
-            var rest = data
-            if !pending.isEmpty {
-                let take = min(blockByteCount - pending.count, rest.count)
-                pending.append(contentsOf: rest.prefix(take))
-                rest = rest.dropFirst(take)
-                if pending.count == blockByteCount {
-                    emit(pending[...], into: &out)
-                    pending.removeAll(keepingCapacity: true)
-                }
-            }
-            while rest.count >= blockByteCount {
-                emit(rest.prefix(blockByteCount), into: &out)
-                rest = rest.dropFirst(blockByteCount)
-            }
-            pending.append(contentsOf: rest)
+            let key = hmacKey
+            var index = self.index
+            framer.write(data) { Self.emit($0, index: &index, hmacKey: key, into: &out) }
+            self.index = index
         }
 
         /// Emits the last partial block and the final empty block.
         public mutating func finish(into out: inout [UInt8]) {
-            if !pending.isEmpty { emit(pending[...], into: &out) }
-            pending = []
-            emit([][...], into: &out)
+            let key = hmacKey
+            var index = self.index
+            framer.finish { Self.emit($0, index: &index, hmacKey: key, into: &out) }
+            Self.emit([][...], index: &index, hmacKey: key, into: &out)
+            self.index = index
         }
 
-        private mutating func emit(_ block: ArraySlice<UInt8>, into out: inout [UInt8]) {
+        /// One block: HMAC-SHA-256 ‖ i32 LE size ‖ data.
+        private static func emit(_ block: ArraySlice<UInt8>, index: inout UInt64, hmacKey: SecureBytes, into out: inout [UInt8]) {
             out.append(contentsOf: HMACBlockStream.blockHMAC(index: index, data: block, hmacKey: hmacKey))
             out.appendLittleEndian(Int32(block.count))
             out.append(contentsOf: block)

@@ -12,66 +12,41 @@ public enum HashedBlockStream {
     public static func write(_ data: [UInt8], blockByteCount: Int = defaultBlockByteCount) -> [UInt8] {
         var out = [UInt8]()
         out.reserveCapacity(data.count + (data.count / max(blockByteCount, 1) + 2) * 40)
-        var index: UInt32 = 0
-        var start = 0
-        let size = max(1, blockByteCount)
-        while start < data.count {
-            let block = data[start..<min(start + size, data.count)]
-            out.appendLittleEndian(index)
-            out.append(contentsOf: SHA256.hash(block))
-            out.appendLittleEndian(Int32(block.count))
-            out.append(contentsOf: block)
-            index += 1
-            start += block.count
-        }
-        out.appendLittleEndian(index)
-        out.append(contentsOf: [UInt8](repeating: 0, count: 32))
-        out.appendLittleEndian(Int32(0))
+        var writer = Writer(blockByteCount: blockByteCount)
+        writer.write(data[...], into: &out)
+        writer.finish(into: &out)
         return out
     }
 
     /// Frames data as it is produced (the streaming form of ``write(_:blockByteCount:)``).
     public struct Writer {
-        private let blockByteCount: Int
-        private var pending: [UInt8] = []
+        private var framer: BlockFramer
         private var index: UInt32 = 0
 
         /// A writer with blocks of `blockByteCount` bytes (1 MiB by default).
         public init(blockByteCount: Int = HashedBlockStream.defaultBlockByteCount) {
-            self.blockByteCount = max(1, blockByteCount)
+            framer = BlockFramer(blockByteCount: blockByteCount)
         }
 
         /// Appends `data`, emitting every complete block to `out`.
         public mutating func write(_ data: ArraySlice<UInt8>, into out: inout [UInt8]) {
-            var rest = data
-            if !pending.isEmpty {
-                let take = min(blockByteCount - pending.count, rest.count)
-                pending.append(contentsOf: rest.prefix(take))
-                rest = rest.dropFirst(take)
-                if pending.count == blockByteCount {
-                    emit(pending[...], into: &out)
-                    wipe(&pending)
-                    pending.removeAll(keepingCapacity: true)
-                }
-            }
-            while rest.count >= blockByteCount {
-                emit(rest.prefix(blockByteCount), into: &out)
-                rest = rest.dropFirst(blockByteCount)
-            }
-            pending.append(contentsOf: rest)
+            var index = self.index
+            framer.write(data) { Self.emit($0, index: &index, into: &out) }
+            self.index = index
         }
 
         /// Emits the last partial block and the final empty block (index, 32 zero bytes, size 0).
         public mutating func finish(into out: inout [UInt8]) {
-            if !pending.isEmpty { emit(pending[...], into: &out) }
-            wipe(&pending)
-            pending = []
+            var index = self.index
+            framer.finish { Self.emit($0, index: &index, into: &out) }
+            self.index = index
             out.appendLittleEndian(index)
             out.append(contentsOf: [UInt8](repeating: 0, count: 32))
             out.appendLittleEndian(Int32(0))
         }
 
-        private mutating func emit(_ block: ArraySlice<UInt8>, into out: inout [UInt8]) {
+        /// One block: u32 LE index ‖ SHA-256(data) ‖ i32 LE size ‖ data.
+        private static func emit(_ block: ArraySlice<UInt8>, index: inout UInt32, into out: inout [UInt8]) {
             out.appendLittleEndian(index)
             out.append(contentsOf: SHA256.hash(block))
             out.appendLittleEndian(Int32(block.count))

@@ -53,7 +53,8 @@ package struct CredentialXMLReader {
 
     private let limits: VaultXMLLimits
     private let selection: CredentialSkim.FieldSelection
-    private var tokenizer: XMLTokenizer
+    /// The tokenizer, its errors and the document's counts (shared with ``VaultXMLReader``).
+    private var walk: XMLBodyWalk
     private var frames: [Frame] = [Frame(kind: .document)]
     private var leaf: Leaf?
     private var unknown: Unknown?
@@ -68,8 +69,6 @@ package struct CredentialXMLReader {
     private var historyItems = 0
     private var fieldKey: String?
     private var fieldValue: (isSecret: Bool, range: CredentialArena.Range)?
-    private var groupCount = 0
-    private var entryCount = 0
     private var skim = CredentialSkim()
     /// `Meta/HeaderHash` (KDBX 3.x), for the container to compare.
     package private(set) var headerHash: [UInt8]?
@@ -78,7 +77,7 @@ package struct CredentialXMLReader {
     package init(selection: CredentialSkim.FieldSelection, limits: VaultXMLLimits = VaultXMLLimits()) {
         self.limits = limits
         self.selection = selection
-        tokenizer = XMLTokenizer(limits: limits.xml)
+        walk = XMLBodyWalk(limits: limits)
     }
 
     /// Parses the next chunk (any size; chunks may split anything).
@@ -86,14 +85,14 @@ package struct CredentialXMLReader {
     /// - Throws: ``KDBXError`` `.corruptedFile` (malformed XML, a protected value or binary that is
     ///   not base64), `.limitExceeded`.
     package mutating func feed(_ chunk: ArraySlice<UInt8>, stream: inout some ProtectedValueStream) throws(KDBXError) {
-        tokenizer.feed(chunk)
+        walk.feed(chunk)
         try drain(&stream)
     }
 
     /// Ends the input and returns what was kept, records in the full model's order.
     /// - Throws: ``KDBXError`` `.corruptedFile` when the document is incomplete or not a `KeePassFile`.
     package mutating func finish(stream: inout some ProtectedValueStream) throws(KDBXError) -> CredentialSkim {
-        tokenizer.finish()
+        walk.finish()
         try drain(&stream)
         guard sawKeePassFile, frames.count == 1 else {
             throw corrupted("the XML body is not a complete KeePassFile document")
@@ -113,25 +112,10 @@ package struct CredentialXMLReader {
     }
 
     private mutating func drain(_ stream: inout some ProtectedValueStream) throws(KDBXError) {
-        while true {
-            let next: XMLEvent?
-            do throws(XMLError) {
-                next = try tokenizer.next()
-            } catch {
-                throw VaultXMLReader.map(error)
-            }
-            guard let event = next else { return }
-            try handle(event, &stream)
-        }
+        while let event = try walk.next() { try handle(event, &stream) }
     }
 
-    private mutating func corrupted(_ reason: String) -> KDBXError {
-        KDBXError(.corruptedFile, reason, location: "XML line \(tokenizer.line) column \(tokenizer.column)")
-    }
-
-    private mutating func limit(_ reason: String) -> KDBXError {
-        KDBXError(.limitExceeded, reason, location: "XML line \(tokenizer.line) column \(tokenizer.column)")
-    }
+    private mutating func corrupted(_ reason: String) -> KDBXError { walk.corrupted(reason) }
 
     // MARK: Events
 
@@ -302,21 +286,13 @@ package struct CredentialXMLReader {
         case .keePassFile:
             sawKeePassFile = true
         case .group:
-            guard groupStack.count <= limits.maxGroupDepth else {
-                throw limit("groups are nested deeper than \(limits.maxGroupDepth) levels")
-            }
-            groupCount += 1
-            guard groupCount <= limits.maxGroups else { throw limit("more than \(limits.maxGroups) groups") }
+            try walk.enterGroup(openGroups: groupStack.count)
             rootTaken = true
             skim.groups.append(CredentialSkim.Group(uuid: .zero, name: "", parent: groupStack.last?.index, enableSearching: nil))
             groupStack.append((skim.groups.count - 1, Group(uuid: .zero, name: "", iconID: 48, times: Times(all: .minimum))))
         case .entry:
-            entryCount += 1
-            guard entryCount <= limits.maxEntries else { throw limit("more than \(limits.maxEntries) entries") }
+            try walk.enterEntry(historyItemsSoFar: entryDepth == 1 ? historyItems : nil)
             if entryDepth == 1 {
-                guard historyItems < limits.maxHistoryItemsPerEntry else {
-                    throw limit("an entry has more than \(limits.maxHistoryItemsPerEntry) history items")
-                }
                 historyItems += 1
                 skim.skipped.historyItems += 1
             } else {
@@ -359,7 +335,7 @@ package struct CredentialXMLReader {
             let e = entryKeys.count - 1
             if !entryKeys[e].contains(key) {
                 guard entryKeys[e].count < limits.maxFieldsPerEntry else {
-                    throw limit("an entry has more than \(limits.maxFieldsPerEntry) fields")
+                    throw walk.limit("an entry has more than \(limits.maxFieldsPerEntry) fields")
                 }
                 entryKeys[e].insert(key)
             }

@@ -81,7 +81,7 @@ package struct KDBXCredentialReader {
         if header.version.isKDBX4 {
             let computed = HMACBlockStream.headerHMAC(header: header.rawBytes, hmacKey: keys.hmacKey)
             guard constantTimeEquals(computed, storedHeaderHMAC) else {
-                throw KDBXError(.wrongKey, "the header HMAC does not verify (a challenge-response key component, if the vault uses one, is not supported)")
+                throw KDBXError(.wrongKey, "the header HMAC does not verify")
             }
         }
         return keys
@@ -93,14 +93,14 @@ package struct KDBXCredentialReader {
     package mutating func readCredentials(keys: MasterKeys, selection: CredentialSkim.FieldSelection,
                                           source: inout some KDBXByteSource) throws(KDBXError) -> CredentialSkim {
         var decryptor = try header.cipher.makeDecryptor(key: keys.cipherKey, iv: header.encryptionIV)
-        var pipeline = try CredentialPipeline(header: header, limits: limits, selection: selection,
-                                              payloadByteCount: payloadByteCount)
+        var pipeline = try PayloadPipeline<CredentialContent>(header: header, limits: limits, selection: selection,
+                                                              payloadByteCount: payloadByteCount)
         var largest = 0
         func decrypt(_ chunk: ArraySlice<UInt8>) throws(KDBXError) {
             largest = max(largest, chunk.count)
             var start = chunk.startIndex
             while start < chunk.endIndex {
-                let end = min(start + PayloadPipeline.chunkByteCount, chunk.endIndex)
+                let end = min(start + Payload.chunkByteCount, chunk.endIndex)
                 var plain = decryptor.update(chunk[start..<end])
                 defer { wipe(&plain) }
                 try pipeline.consumePlaintext(plain[...])
@@ -145,7 +145,7 @@ package struct KDBXCredentialReader {
         }
         defer { wipe(&tail) }
         try pipeline.consumePlaintext(tail[...])
-        var (skim, headerHash) = try pipeline.finishPlaintext()
+        var (skim, headerHash) = try pipeline.finish()
         skim.largestBlockBytes = largest
         if let stored = headerHash, !stored.isEmpty {
             guard constantTimeEquals(SHA256.hash(header.rawBytes), stored) else {

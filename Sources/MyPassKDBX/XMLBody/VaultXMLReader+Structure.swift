@@ -119,18 +119,10 @@ extension VaultXMLReader {
         case .keePassFile:
             sawKeePassFile = true
         case .group:
-            guard groupStack.count <= limits.maxGroupDepth else {
-                throw limit("groups are nested deeper than \(limits.maxGroupDepth) levels")
-            }
-            groupCount += 1
-            guard groupCount <= limits.maxGroups else { throw limit("more than \(limits.maxGroups) groups") }
+            try walk.enterGroup(openGroups: groupStack.count)
             groupStack.append(Group(uuid: .zero, name: "", iconID: 48, times: Times(all: fallbackTime)))
         case .entry:
-            entryCount += 1
-            guard entryCount <= limits.maxEntries else { throw limit("more than \(limits.maxEntries) entries") }
-            if entryStack.count == 1, entryStack[0].history.count >= limits.maxHistoryItemsPerEntry {
-                throw limit("an entry has more than \(limits.maxHistoryItemsPerEntry) history items")
-            }
+            try walk.enterEntry(historyItemsSoFar: entryStack.count == 1 ? entryStack[0].history.count : nil)
             entryStack.append(Entry(uuid: .zero, times: Times(all: fallbackTime)))
         case .times:
             times = Times(all: fallbackTime)

@@ -1,4 +1,5 @@
 import MyPassBytes
+import MyPassCrypto
 import MyPassXML
 
 /// Reads the decrypted, decompressed XML body of a KDBX file (`<KeePassFile>`) into the vault model,
@@ -20,12 +21,16 @@ public struct VaultXMLReader {
     public let version: KDBXVersion
     let limits: VaultXMLLimits
     let fallbackTime: KDBXTime
-    var tokenizer: XMLTokenizer
+    /// The tokenizer, its errors and the document's counts (shared with ``CredentialXMLReader``).
+    var walk: XMLBodyWalk
     /// Pool binaries by reference number (KDBX 4 inner header order, or KDBX 3.x `ID`).
     var pool: [Int: BinaryPoolItem] = [:]
     /// Bytes produced so far by gunzipping `Compressed="True"` binaries: all of them together may
     /// inflate to at most `limits.maxBinaryBytes`, so that many small gzip bombs cannot add up.
     var inflatedBinaryBytes = 0
+    /// The pads of this read's protected values: one keystream under one random key, wiped when
+    /// the reader goes away.
+    let pads = ChaCha20PadSource()
 
     var frames: [Frame] = [Frame(kind: .document)]
     var leaf: Leaf?
@@ -51,11 +56,9 @@ public struct VaultXMLReader {
     var deletedObjects: [DeletedObject] = []
     var documentUnknown: [UnknownElement] = []
     var rootUnknown: [UnknownElement] = []
-    var groupCount = 0
     /// The first tag separator seen in the file (for `Tags` with fewer than two tags).
     var fileTagSeparator: Character = ";"
     var sawTagSeparator = false
-    var entryCount = 0
 
     /// A reader for one XML body.
     /// - Parameters:
@@ -69,7 +72,7 @@ public struct VaultXMLReader {
         self.version = version
         self.limits = limits
         self.fallbackTime = fallbackTime
-        tokenizer = XMLTokenizer(limits: limits.xml)
+        walk = XMLBodyWalk(limits: limits)
         for (index, item) in binaryPool.enumerated() { pool[index] = item }
         meta = Meta(time: fallbackTime)
         meta.generator = ""
@@ -82,7 +85,7 @@ public struct VaultXMLReader {
     /// - Throws: ``KDBXError`` `.corruptedFile` for malformed XML or values (location
     ///   "XML line L column C"), `.limitExceeded` when a limit is exceeded.
     public mutating func feed(_ chunk: ArraySlice<UInt8>, stream: inout some ProtectedValueStream) throws(KDBXError) {
-        tokenizer.feed(chunk)
+        walk.feed(chunk)
         try drain(&stream)
     }
 
@@ -97,7 +100,7 @@ public struct VaultXMLReader {
     /// - Throws: ``KDBXError`` `.corruptedFile` when the document is incomplete or is not a
     ///   `KeePassFile`.
     public mutating func finish(stream: inout some ProtectedValueStream) throws(KDBXError) -> VaultBody {
-        tokenizer.finish()
+        walk.finish()
         try drain(&stream)
         guard sawKeePassFile, frames.count == 1 else {
             throw corrupted("the XML body is not a complete KeePassFile document")
@@ -122,35 +125,12 @@ public struct VaultXMLReader {
     // mutating event handler made Swift copy the whole reader on every call (seen with perf).
 
     mutating func drain(_ stream: inout some ProtectedValueStream) throws(KDBXError) {
-        while true {
-            let next: XMLEvent?
-            do throws(XMLError) {
-                next = try tokenizer.next()
-            } catch {
-                throw Self.map(error)
-            }
-            guard let event = next else { return }
-            try handle(event, &stream)
-        }
+        while let event = try walk.next() { try handle(event, &stream) }
     }
 
-    static func map(_ error: XMLError) -> KDBXError {
-        let location = "XML line \(error.line) column \(error.column)"
-        switch error.code {
-        case .depthLimitExceeded, .nameTooLong, .tooManyAttributes, .valueTooLarge, .documentTooLarge:
-            return KDBXError(.limitExceeded, "XML: " + error.reason, location: location)
-        default:
-            return KDBXError(.corruptedFile, "XML: " + error.reason, location: location)
-        }
-    }
+    mutating func corrupted(_ reason: String) -> KDBXError { walk.corrupted(reason) }
 
-    mutating func corrupted(_ reason: String) -> KDBXError {
-        KDBXError(.corruptedFile, reason, location: "XML line \(tokenizer.line) column \(tokenizer.column)")
-    }
-
-    mutating func limit(_ reason: String) -> KDBXError {
-        KDBXError(.limitExceeded, reason, location: "XML line \(tokenizer.line) column \(tokenizer.column)")
-    }
+    mutating func limit(_ reason: String) -> KDBXError { walk.limit(reason) }
 
     mutating func handle(_ event: XMLEvent, _ stream: inout some ProtectedValueStream) throws(KDBXError) {
         if capture != nil {

@@ -9,10 +9,15 @@ import MyPassKDBX
 /// The `mypass` entry point: picks the command, parses its arguments, runs it and maps every
 /// failure to one stderr line and an exit code.
 package enum CommandLineTool {
-    static let version = "0.1.0"
+    static let version = "0.3.0-dev"
 
-    /// The handler for each runnable command, by its full name (`attachment export`).
-    static let handlers: [String: @Sendable (ParsedArguments) throws -> Void] = [
+    typealias Handler = @Sendable (ParsedArguments) throws -> Void
+
+    /// The handler for each runnable command, by its full name (`attachment export`): exactly the
+    /// runnable commands of ``CommandSpecs/all``, checked when the table is first used, which is at
+    /// the start of every run (``run(_:)``), so a command without a handler or a handler without a
+    /// command stops every invocation of `mypass` (and so every CLI test), not only its own.
+    static let handlers: [String: Handler] = checked([
         "info": InfoCommand.run,
         "ls": ListCommand.run,
         "groups": GroupsCommand.run,
@@ -25,6 +30,7 @@ package enum CommandLineTool {
         "rmdir": RemoveGroupCommand.run,
         "totp": TOTPCommand.run,
         "match": MatchCommand.run,
+        "attachment ls": AttachmentCommand.list,
         "attachment export": AttachmentCommand.export,
         "attachment import": AttachmentCommand.importFile,
         "attachment rm": AttachmentCommand.remove,
@@ -42,16 +48,32 @@ package enum CommandLineTool {
         "lock": AgentCommands.lock,
         "status": AgentCommands.status,
         "agent": AgentCommands.agent,
+        "ssh-agent": SSHAgentCommand.run,
+        "git-credential": GitCredentialCommand.run,
+        "run": HeadlessCommands.run,
+        "read": HeadlessCommands.read,
         "clip": ClipCommand.clip,
         "unclip": ClipCommand.unclip,
         "create": CreateCommand.run,
         "passwd": PasswdCommand.run,
         "settings": SettingsCommand.run,
         "import": ImportCommand.run,
-    ]
+    ])
+
+    /// `table`, after checking that its names are exactly the runnable commands' names.
+    static func checked(_ table: [String: Handler]) -> [String: Handler] {
+        let runnable = Set(CompletionModel().commands.map(\.spec.name))
+        let handled = Set(table.keys)
+        precondition(
+            runnable == handled,
+            "mypass's command table: no handler for \(runnable.subtracting(handled).sorted()), "
+                + "no command for \(handled.subtracting(runnable).sorted())")
+        return table
+    }
 
     /// Runs the command line `arguments` (without the program name) and returns the exit code.
     package static func run(_ arguments: [String]) -> Int32 {
+        _ = handlers  // checks the command table (see `handlers`)
         do {
             try dispatch(arguments)
             if Console.outputFailure != 0 {
@@ -102,6 +124,14 @@ package enum CommandLineTool {
             }
             if path == ["--man"] {
                 Console.out(ManualPage.render())
+                return
+            }
+            if path == ["help"] || path == ["--help"] || path == ["-h"] {
+                Console.out(CommandSpecs.help.helpText)
+                return
+            }
+            if path == ["--markdown"] {
+                Console.out(CommandReference.render())
                 return
             }
             let (spec, rest) = try resolve(path)

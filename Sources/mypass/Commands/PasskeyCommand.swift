@@ -27,8 +27,8 @@ extension CommandSpecs {
             """,
         positionals: [vault, PositionalSpec(name: "path", help: "The new entry's group path and title (Web/Example).")],
         options: [
-            .option("rp", "id", "The relying party id (example.com)."),
-            .option("user", "name", "The user name."),
+            .option("rp", "id", required: true, "The relying party id (example.com)."),
+            .option("user", "name", required: true, "The user name."),
             .option("user-handle", "base64url", "The relying party's user id (default: 16 random bytes)."),
             .option("alg", "es256|eddsa", "The algorithm (default es256)."),
             .flag("json", "Print the registration as JSON."),
@@ -43,7 +43,7 @@ extension CommandSpecs {
             """,
         positionals: [vault, entry],
         options: [
-            .option("client-data-hash", "hex", "SHA-256 of the client's clientDataJSON (64 hex digits)."),
+            .option("client-data-hash", "hex", required: true, "SHA-256 of the client's clientDataJSON (64 hex digits)."),
             .option("rp", "id", "The relying party id of the request; must be the passkey's."),
         ] + keyOptions)
 
@@ -57,9 +57,9 @@ enum PasskeyCommand {
     static func list(_ parsed: ParsedArguments) throws {
         let (context, _) = try VaultContext.open(parsed)
         var rows: [JSON] = []
-        for located in context.vault.listPasskeyEntries() {
+        for located in context.vault.passkeyEntries {
             let path = Vault.displayPath(located.groupPath + [located.entry.title])
-            guard let passkey = readPasskey(located.entry, path: path, warnOnly: true) else { continue }
+            guard let passkey = listedPasskey(located.entry, path: path) else { continue }
             if parsed.flag("json") {
                 rows.append(.object([
                     ("uuid", .string(located.entry.uuid.hexString)), ("path", .string(path)),
@@ -77,7 +77,7 @@ enum PasskeyCommand {
         let (context, _) = try VaultContext.open(parsed)
         let located = try context.vault.resolveEntry(path: parsed.required("entry"))
         let path = Vault.displayPath(located.groupPath + [located.entry.title])
-        guard let passkey = readPasskey(located.entry, path: path, warnOnly: false) else { return }
+        let passkey = try readPasskey(located.entry, path: path)
         let publicKey = passkey.privateKey.publicKey
         var members: [(String, JSON)] = [
             ("path", .string(path)), ("relyingParty", .string(passkey.relyingParty)),
@@ -157,7 +157,7 @@ enum PasskeyCommand {
         let (context, _) = try VaultContext.open(parsed)
         let located = try context.vault.resolveEntry(path: parsed.required("entry"))
         let path = Vault.displayPath(located.groupPath + [located.entry.title])
-        guard let passkey = readPasskey(located.entry, path: path, warnOnly: false) else { return }
+        let passkey = try readPasskey(located.entry, path: path)
         let assertion: PasskeyAssertion
         do {
             assertion = try passkey.assertion(clientDataHash: hash, relyingPartyID: parsed.value("rp"))
@@ -172,28 +172,27 @@ enum PasskeyCommand {
         ]).prettyPrinted)
     }
 
-    /// The entry's passkey; a failure names the entry and field (never key material). With
-    /// `warnOnly` an unreadable passkey is a warning on stderr and `nil`.
-    static func readPasskey(_ entry: Entry, path: String, warnOnly: Bool) -> Passkey? {
+    /// The entry's passkey.
+    /// - Throws: `CLIError.failure` naming the entry when it has none or its fields cannot be
+    ///   read (the reason names the field, never key material).
+    static func readPasskey(_ entry: Entry, path: String) throws(CLIError) -> Passkey {
+        let passkey: Passkey?
         do {
-            if let passkey = try entry.passkey() { return passkey }
-            if warnOnly { return nil }
-            Console.errLine("Error: entry '\(path)' has no passkey")
+            passkey = try entry.passkey()
         } catch {
-            Console.errLine((warnOnly ? "Warning" : "Error") + ": entry '\(path)': \(error.description)")
+            throw CLIError.failure("entry '\(path)': \(error.description)")
         }
-        if !warnOnly { exit(ExitCode.failure.rawValue) }
-        return nil
+        guard let passkey else { throw CLIError.failure("entry '\(path)' has no passkey") }
+        return passkey
     }
-}
 
-extension Vault {
-    /// Every entry with a passkey field, in tree order, leaving out the recycle bin's contents.
-    func listPasskeyEntries() -> [LocatedEntry] {
-        var binned: Set<KDBXUUID> = []
-        if meta.recycleBinEnabled, let bin = root.group(withUUID: meta.recycleBinUUID) {
-            bin.forEachGroup { group, _ in binned.insert(group.uuid) }
+    /// The entry's passkey for a listing: an unreadable one is a warning on stderr and `nil`.
+    static func listedPasskey(_ entry: Entry, path: String) -> Passkey? {
+        do {
+            return try readPasskey(entry, path: path)
+        } catch {
+            Console.errLine("Warning: \(error.message)")
+            return nil
         }
-        return locatedEntries.filter { $0.entry.hasPasskey && !binned.contains($0.groupUUID) }
     }
 }

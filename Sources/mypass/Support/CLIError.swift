@@ -15,6 +15,9 @@ enum ExitCode: Int32, Sendable {
     /// `analyze` found a problem (a breached, empty, weak, reused, expired, expiring or old
     /// password); its report was printed in full.
     case problemsFound = 6
+    /// `run` could not start its command (as shells report a command that cannot be run); once
+    /// started, the command's own exit status is `run`'s.
+    case commandNotRun = 127
     /// Ctrl-C stopped the key derivation (128 + SIGINT, as shells report it); nothing was written.
     case interrupted = 130
 }

@@ -1,37 +1,23 @@
 import MyPassBytes
 import MyPassCompression
 
-/// The credential read path after decryption, like ``PayloadPipeline`` but skimming: (3.x)
-/// stream start bytes and hashed block stream, gzip, (4.x) the inner header with its binaries
-/// counted and dropped as they stream past (never buffered whole), then ``CredentialXMLReader``.
-struct CredentialPipeline {
-    private let header: KDBXHeader
-    private let limits: KDBXLimits
-    private var startBytes: [UInt8] = []
-    private var startBytesChecked: Bool
-    private var hashedBlocks: HashedBlockStream.Reader?
-    private var inflater: Inflater?
-    private var decompressedCount = 0
-    /// Most decompressed bytes this file may give (``KDBXLimits/decodedBudgetBytes(payloadByteCount:)``).
-    private let decodedBudget: Int
+/// The AutoFill index's content (``PayloadContent``), skimmed instead of parsed: the KDBX 4 inner
+/// header with its binaries counted and dropped as they stream past (never buffered whole), then
+/// ``CredentialXMLReader``; for 3.x the XML reader from the first byte, with the header's stream.
+struct CredentialContent: PayloadContent {
+    /// The compressed bytes handed to the inflater at once. KeePass's XML inflates about 25
+    /// times, so a 64 KiB piece came out as 1.5 MB of XML that the tokenizer then buffered whole
+    /// (2.6 MB of peak heap on the 5,000-entry fixture); 4 KiB pieces keep both near 100 KB.
+    static var inflateInputByteCount: Int { 4 * 1024 }
+
     private var innerHeader: InnerHeaderSkimmer?
     private var xml: CredentialXMLReader
     private var stream: InnerRandomStream?
 
-    /// - Parameter payloadByteCount: the ciphertext length in bytes (`Int.max` when unknown),
-    ///   bounding what the blocks may claim and what the body may decompress to.
-    init(header: KDBXHeader, limits: KDBXLimits, selection: CredentialSkim.FieldSelection, payloadByteCount: Int) throws(KDBXError) {
-        self.header = header
-        self.limits = limits
-        decodedBudget = payloadByteCount == .max ? limits.maxDecompressedBytes : limits.decodedBudgetBytes(payloadByteCount: payloadByteCount)
-        let isKDBX4 = header.version.isKDBX4
-        startBytesChecked = isKDBX4
-        hashedBlocks = isKDBX4 ? nil : HashedBlockStream.Reader(limits: limits, maxTotalBytes: min(payloadByteCount, limits.maxDecompressedBytes))
-        if header.compression == .gzip {
-            inflater = Inflater(format: .gzip, maxOutputBytes: limits.maxDecompressedBytes)
-        }
+    /// - Throws: ``KDBXError`` `.unsupported` for an unknown 3.x inner random stream.
+    init(header: KDBXHeader, limits: KDBXLimits, selection: CredentialSkim.FieldSelection) throws(KDBXError) {
         xml = CredentialXMLReader(selection: selection, limits: limits.body)
-        if isKDBX4 {
+        if header.version.isKDBX4 {
             innerHeader = InnerHeaderSkimmer(limits: limits)
         } else {
             var streamKey = header.innerStreamKey?.unsafeArray ?? []
@@ -40,81 +26,7 @@ struct CredentialPipeline {
         }
     }
 
-    /// Takes decrypted bytes in order.
-    /// - Throws: ``KDBXError`` `.wrongKey` (3.x start bytes), `.corruptedFile`, `.limitExceeded`.
-    mutating func consumePlaintext(_ chunk: ArraySlice<UInt8>) throws(KDBXError) {
-        var rest = chunk
-        if !startBytesChecked {
-            let need = 32 - startBytes.count
-            startBytes.append(contentsOf: rest.prefix(need))
-            rest = rest.dropFirst(need)
-            guard startBytes.count == 32 else { return }
-            guard let expected = header.streamStartBytes, constantTimeEquals(startBytes, expected) else {
-                throw KDBXError(.wrongKey, "the stream start bytes do not match (a challenge-response key component, if the vault uses one, is not supported)", location: HeaderFieldID.describe(9))
-            }
-            startBytesChecked = true
-        }
-        guard !rest.isEmpty else { return }
-        if hashedBlocks != nil {
-            var data = try hashedBlocks!.feed(rest)
-            defer { wipe(&data) }
-            try consumeCompressed(data[...])
-        } else {
-            try consumeCompressed(rest)
-        }
-    }
-
-    /// Ends the plaintext and returns what the XML reader kept and `Meta/HeaderHash`.
-    mutating func finishPlaintext() throws(KDBXError) -> (CredentialSkim, headerHash: [UInt8]?) {
-        if !startBytesChecked {
-            throw KDBXError(.corruptedFile, "the payload is shorter than the stream start bytes")
-        }
-        if hashedBlocks != nil {
-            _ = try hashedBlocks!.finish()
-        }
-        if inflater != nil {
-            var tail: [UInt8]
-            do { tail = try inflater!.finish() } catch { throw PayloadPipeline.map(error) }
-            defer { wipe(&tail) }
-            try consumeContent(tail[...])
-        }
-        guard var stream else {
-            throw KDBXError(.corruptedFile, "the payload ends inside the inner header")
-        }
-        let skim = try xml.finish(stream: &stream)
-        return (skim, xml.headerHash)
-    }
-
-    /// The compressed bytes handed to the inflater at once. KeePass's XML inflates about 25
-    /// times, so a 64 KiB piece came out as 1.5 MB of XML that the tokenizer then buffered whole
-    /// (2.6 MB of peak heap on the 5,000-entry fixture); 4 KiB pieces keep both near 100 KB.
-    static let inflateInputByteCount = 4 * 1024
-
-    private mutating func consumeCompressed(_ data: ArraySlice<UInt8>) throws(KDBXError) {
-        guard inflater != nil else {
-            try consumeContent(data)
-            return
-        }
-        var start = data.startIndex
-        while start < data.endIndex {
-            let end = min(start + Self.inflateInputByteCount, data.endIndex)
-            var output: [UInt8]
-            do { output = try inflater!.update(data[start..<end]) } catch { throw PayloadPipeline.map(error) }
-            defer { wipe(&output) }
-            try consumeContent(output[...])
-            start = end
-        }
-    }
-
-    private mutating func consumeContent(_ data: ArraySlice<UInt8>) throws(KDBXError) {
-        guard !data.isEmpty else { return }
-        decompressedCount += data.count
-        guard decompressedCount <= limits.maxDecompressedBytes else {
-            throw KDBXError(.limitExceeded, "the payload exceeds \(limits.maxDecompressedBytes) bytes")
-        }
-        guard decompressedCount <= decodedBudget else {
-            throw PayloadPipeline.decodedBudgetExceeded(decodedBudget, limits: limits)
-        }
+    mutating func consume(_ data: ArraySlice<UInt8>) throws(KDBXError) {
         xml.noteContent(byteCount: data.count)
         var xmlBytes = data
         if stream == nil {
@@ -128,6 +40,29 @@ struct CredentialPipeline {
         }
         guard !xmlBytes.isEmpty else { return }
         try xml.feed(xmlBytes, stream: &stream!)
+    }
+
+    /// What the XML reader kept and `Meta/HeaderHash`.
+    /// - Throws: ``KDBXError`` `.corruptedFile` when the payload ends inside the inner header, and
+    ///   what the XML reader throws.
+    mutating func finish() throws(KDBXError) -> (CredentialSkim, headerHash: [UInt8]?) {
+        guard var stream else {
+            throw KDBXError(.corruptedFile, "the payload ends inside the inner header")
+        }
+        let skim = try xml.finish(stream: &stream)
+        return (skim, xml.headerHash)
+    }
+}
+
+extension PayloadPipeline where Content == CredentialContent {
+    /// The AutoFill index's pipeline.
+    /// - Parameter payloadByteCount: the ciphertext length in bytes (`Int.max` when unknown),
+    ///   bounding what the blocks may claim and what the body may decompress to.
+    /// - Throws: ``KDBXError`` `.unsupported` for an unknown 3.x inner random stream.
+    init(header: KDBXHeader, limits: KDBXLimits, selection: CredentialSkim.FieldSelection, payloadByteCount: Int) throws(KDBXError) {
+        self.init(header: header, limits: limits, decodedBudget: Payload.decodedBudget(limits, payloadByteCount: payloadByteCount),
+                  maxBlockBytes: min(payloadByteCount, limits.maxDecompressedBytes),
+                  content: try CredentialContent(header: header, limits: limits, selection: selection))
     }
 }
 
