@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Compares MyPass's strength estimates with `keepassxc-cli estimate` (KeePassXC's zxcvbn-c) on the
-test corpus, for docs/analyze.md. Too slow for CI (one keepassxc-cli process per password, about
+test corpus, for docs/user-guide.md (Password health). Too slow for CI (one keepassxc-cli process per password, about
 0.1 s each); the CI test compares with Python's zxcvbn instead.
 
     MYPASS_STRENGTH_DUMP=/tmp/corpus.json swift test -c release --filter StrengthOracleTests
