@@ -41,7 +41,7 @@ package struct KDBXReader {
     /// one, for a quick reopen without the KDF), checked like ``deriveKeys(_:progress:)`` does: in
     /// KDBX 4 by the header HMAC here, in 3.x by the stream start bytes when the payload is read.
     /// - Parameter transformedKey: the KDF output, 32 bytes (64 for a KDBX 3.1 key with a
-    ///   challenge-response component, see ``MasterKeys/transformedKey(compositeKey:version:kdf:masterSeed:limits:progress:transform:)``).
+    ///   challenge-response component, see `MasterKeys.transformedKey(compositeKey:version:kdf:masterSeed:limits:progress:transform:)`).
     /// - Throws: ``KDBXError`` `.wrongKey` when the header HMAC does not verify.
     package func keys(transformedKey: SecureBytes) throws(KDBXError) -> MasterKeys {
         let keys = MasterKeys(transformedKey: transformedKey, masterSeed: header.masterSeed)

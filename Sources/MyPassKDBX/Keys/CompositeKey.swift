@@ -10,7 +10,7 @@ import MyPassCrypto
 /// different key. The hashes are kept in wiping storage.
 ///
 /// A challenge-response component (``challengeResponse``, a YubiKey's HMAC-SHA1 slot) is answered
-/// per file, for the file's own challenge: ``MasterKeys/transformedKey(compositeKey:version:kdf:masterSeed:limits:progress:transform:)``
+/// per file, for the file's own challenge: `MasterKeys.transformedKey(compositeKey:version:kdf:masterSeed:limits:progress:transform:)`
 /// asks it and folds the response in as the version requires. Such a key also keeps its other
 /// components (``fixedComponents``), which the KDBX 4 composite key hashes with each new response;
 /// a key without one keeps their hash alone.

@@ -3,7 +3,7 @@ import MyPassBytes
 /// A file attached to an entry (`<Binary><Key>name</Key><Value .../></Binary>`), owning its content.
 ///
 /// References into the binary pool are resolved when reading; the writer rebuilds the pool with one
-/// copy of each distinct content (see ``BinaryPool``), so editing code adds and removes attachments
+/// copy of each distinct content (see `BinaryPool`), so editing code adds and removes attachments
 /// without caring about the pool.
 public struct Attachment: Equatable, Sendable {
     /// The attachment's name (`Key`), unique within an entry.

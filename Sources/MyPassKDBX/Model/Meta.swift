@@ -2,7 +2,7 @@
 ///
 /// The binary pool of KDBX 3.x (`Meta/Binaries`) and `HeaderHash` are not kept here: pool items are
 /// resolved into the entries' ``Attachment``s when reading and rebuilt when writing, and the header
-/// hash belongs to one file (see ``VaultBody/headerHash``).
+/// hash belongs to one file (see `VaultBody.headerHash`).
 public struct Meta: Equatable, Sendable {
     /// `Generator`: the application that wrote the file.
     public var generator: String
