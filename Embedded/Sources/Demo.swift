@@ -17,6 +17,7 @@ func runDemo() -> Bool {
     }
     knownAnswers(check)
     ok = vaultRoundTrip() && ok
+    ok = defaultCostVault() && ok
     print(ok ? "all checks passed" : "SOME CHECKS FAILED")
     return ok
 }
@@ -91,4 +92,39 @@ func listTitles(_ vault: Vault) {
             print("  \(path.isEmpty ? "" : path.joined(separator: "/") + "/")\(entry.title)")
         }
     }
+}
+
+/// Opens the demo vault as KeePass saved it with Argon2d at 64 MiB, 2 iterations, 2 lanes (what a
+/// new vault gets in KeePassXC; on wasm32 the heap grows memory for the matrix), then checks that
+/// a wrong password and a damaged file end in their typed errors.
+func defaultCostVault() -> Bool {
+    var ok = true
+    do throws(KDBXError) {
+        let key = try CompositeKey(password: ProtectedString("demo"), keyFileContents: nil)
+        let (header, _) = try KDBXHeader.read(from: argon2d64MiBVaultBytes[...])
+        var memory: UInt64 = 0
+        if case .argon2(let settings) = header.kdf.settings { memory = settings.memoryBytes }
+        let vault = try KDBXCodec.open(argon2d64MiBVaultBytes, key: key)
+        print("opened the Argon2d vault (memory \(memory) bytes): \(vault.allEntries.count) entries")
+    } catch {
+        print("FAIL Argon2d 64 MiB vault: \(error)")
+        ok = false
+    }
+    func expectError(_ name: String, _ file: [UInt8], _ password: String, _ expected: KDBXError.Code) {
+        do throws(KDBXError) {
+            let key = try CompositeKey(password: ProtectedString(password), keyFileContents: nil)
+            _ = try KDBXCodec.open(file, key: key)
+            print("FAIL \(name): opened")
+            ok = false
+        } catch {
+            let passed = error.code == expected
+            ok = ok && passed
+            print("\(passed ? "ok" : "FAIL") \(name): \(error.code.rawValue)")
+        }
+    }
+    expectError("wrong password", demoVaultBytes, "Demo", .wrongKey)
+    var damaged = demoVaultBytes
+    damaged[damaged.count - 40] ^= 0x01
+    expectError("damaged file", damaged, "demo", .corruptedFile)
+    return ok
 }
