@@ -19,7 +19,12 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(dirname "$here")"
 bin="${SWIFT_BIN:-$(dirname "$(command -v swiftc || echo /opt/swift/usr/bin/swiftc)")}"
 out="$root/.build/embedded"
-modules=(MyPassBytes MyPassCrypto MyPassCompression MyPassXML MyPassKDBX)
+modules=(MyPassBytes MyPassCrypto MyPassCompression MyPassXML MyPassKDBX MyPassCore)
+# MyPassCore in Embedded Swift: the vault rules that touch no OS (these folders and files of
+# Sources/MyPassCore); the document, session, AutoFill index, files, clock and randomness are not
+# part of it.
+core_parts=(CoreError.swift Editing List Matching Merge OTP)
+core_excluded=(Attachment+Export.swift)
 ci=0
 if [[ ${1:-} == --ci ]]; then ci=1; shift; fi
 targets=("$@")
@@ -65,7 +70,12 @@ build_target() {
   mkdir -p "$dir"
   local stamps="" module sources stamp
   for module in "${modules[@]}"; do
-    mapfile -t sources < <(find "$root/Sources/$module" -name '*.swift' | sort)
+    if [[ $module == MyPassCore ]]; then
+      mapfile -t sources < <(for part in "${core_parts[@]}"; do find "$root/Sources/MyPassCore/$part" -name '*.swift'; done \
+        | grep -v -F -f <(printf '/%s\n' "${core_excluded[@]}") | sort)
+    else
+      mapfile -t sources < <(find "$root/Sources/$module" -name '*.swift' | sort)
+    fi
     # What the object depends on: compiler, flags, target, sources, the modules before it.
     stamp="$( { echo "$compiler ${flags[*]} $target $stamps"; cat "${sources[@]}"; } | sha256sum | cut -c1-64)"
     stamps+="$stamp "
@@ -83,6 +93,15 @@ build_target() {
   local objects=() begin=$SECONDS
   for module in "${modules[@]}"; do objects+=("$dir/$module.o"); done
   local program=("$here"/Sources/*.swift "$out/DemoVault.swift")
+  local web=("$root"/Web/Sources/*.swift "$here/Platform/WASI.swift" "$here/Platform/WASIHeap.swift")
+  # The demo's compile and link (and, on wasm32, the web module's) depend on the modules' stamps,
+  # the program's and platform files and this script: unchanged, nothing is done.
+  stamp="$( { echo "$compiler ${flags[*]} $target $stamps"; cat "${program[@]}" "$here"/Platform/*.swift "$root"/Web/Sources/*.swift "${BASH_SOURCE[0]}"; } | sha256sum | cut -c1-64)"
+  if [[ -f $dir/link.stamp && $(cat "$dir/link.stamp") == "$stamp" ]]; then
+    echo "embedded: $target demo and link unchanged"
+    return 0
+  fi
+  rm -f "$dir/link.stamp"
   case "$target" in
     x86_64-*linux*)
       nice "$bin/swiftc" "${flags[@]}" -target "$target" -module-name EmbeddedDemo -I "$dir" \
@@ -93,6 +112,11 @@ build_target() {
         "${program[@]}" "$here/Platform/WASI.swift" "$here/Platform/WASIStart.swift" "$here/Platform/WASIHeap.swift" -c -o "$dir/EmbeddedDemo.o"
       "$bin/wasm-ld" "$dir/EmbeddedDemo.o" "${objects[@]}" "$unicode" -o "$dir/mypass-embedded.wasm" \
         --wrap=free --gc-sections --strip-all "${wasm_memory[@]}"
+      # The web module (Web/Sources): no entry point, the C ABI exported (@_expose(wasm)).
+      nice "$bin/swiftc" "${flags[@]}" -target "$target" -module-name MyPassWeb -I "$dir" \
+        "${web[@]}" -c -o "$dir/MyPassWeb.o"
+      "$bin/wasm-ld" "$dir/MyPassWeb.o" "${objects[@]}" "$unicode" -o "$dir/mypass.wasm" \
+        --wrap=free --gc-sections --strip-all --no-entry "${wasm_memory[@]}"
       ;;
     *)
       nice "$bin/swiftc" "${flags[@]}" -target "$target" -module-name EmbeddedDemo -I "$dir" \
@@ -104,6 +128,7 @@ build_target() {
       echo "embedded: $target needs from the firmware: $("$bin/llvm-nm" -u "$dir/mypass-embedded.elf" | awk '{print $2}' | tr '\n' ' ')"
       ;;
   esac
+  echo "$stamp" >"$dir/link.stamp"
   echo "embedded: $target demo and link $opt $((SECONDS - begin)) s"
 }
 
@@ -146,8 +171,9 @@ for target in "${targets[@]}"; do
   esac
 done
 for target in "${targets[@]}"; do
-  for file in "$out/$target"/mypass-embedded*; do
-    [[ $file == *.o ]] || echo "embedded: size $(stat -c %s "$file") bytes $(optimization "$target")  ${file#"$root/"}"
+  for file in "$out/$target"/mypass-embedded* "$out/$target"/mypass.wasm; do
+    [[ -f $file ]] || continue
+    [[ $file == *.o || $file == *.stamp ]] || echo "embedded: size $(stat -c %s "$file") bytes $(optimization "$target")  ${file#"$root/"}"
   done
 done
 echo "embedded: $((SECONDS - started)) s in all"

@@ -52,7 +52,7 @@ function showEntry(uuid) {
   row("Path", entry.path.join("/"), false);
   for (const [name, field] of Object.entries(entry.fields)) row(name, field.value, field.protected);
   if (entry.tags.length) row("Tags", entry.tags.join(", "), false);
-  if (entry.totp) row("TOTP", entry.totp, false);
+  if (entry.totp) row("TOTP", entry.totp.code, false);
   for (const li of $("list").children) li.classList.toggle("selected", li.dataset.uuid === uuid);
 }
 

@@ -183,7 +183,7 @@ export class Vault {
   setField(uuid, name, value, isProtected = name === "Password") {
     const m = this.mypass, id = m.put(uuid), key = m.put(name), text = m.put(value);
     try {
-      m.check(m.call("mypass_set_field", this.handle, id[0], id[1], key[0], key[1], text[0], text[1], isProtected ? 1 : 0));
+      m.check(m.call("mypass_set_field", this.handle, id[0], id[1], key[0], key[1], text[0], text[1], isProtected ? 1 : 0, Date.now() / 1000));
     } finally { m.release(id); m.release(key); m.release(text); }
   }
 
@@ -192,7 +192,7 @@ export class Vault {
   addEntry(groupPath, title) {
     const m = this.mypass, path = m.put(groupPath), name = m.put(title);
     try {
-      m.check(m.call("mypass_add_entry", this.handle, path[0], path[1], name[0], name[1]));
+      m.check(m.call("mypass_add_entry", this.handle, path[0], path[1], name[0], name[1], Date.now() / 1000));
       return decoder.decode(m.takeResult());
     } finally { m.release(path); m.release(name); }
   }

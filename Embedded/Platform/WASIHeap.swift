@@ -30,7 +30,7 @@ enum WASIHeap {
     static let headerBytes: UInt = 16
     static let pageBytes: UInt = 65536
     /// Small classes are 2^5 ... 2^16 bytes (header included); anything larger is a large block.
-    static let smallClassCount = 17
+    static let smallClassCount = 12
     static let largeThreshold: UInt = 1 << 16
     static let largeClass: UInt32 = 0xFFFF
     /// Memory is grown at least this much at once (fewer `memory.grow` calls for small requests).
@@ -41,8 +41,7 @@ enum WASIHeap {
     nonisolated(unsafe) static var started = false
     /// Head of each small class's free list (0 = empty); a free block's first word links to the next.
     nonisolated(unsafe) static var smallHeads = (
-        UInt(0), UInt(0), UInt(0), UInt(0), UInt(0), UInt(0), UInt(0), UInt(0), UInt(0),
-        UInt(0), UInt(0), UInt(0), UInt(0), UInt(0), UInt(0), UInt(0), UInt(0))
+        UInt(0), UInt(0), UInt(0), UInt(0), UInt(0), UInt(0), UInt(0), UInt(0), UInt(0), UInt(0), UInt(0), UInt(0))
     /// First free large block (0 = none), in address order; a free large block holds
     /// (next free block, its size) in its first two words.
     nonisolated(unsafe) static var largeHead: UInt = 0
@@ -214,6 +213,34 @@ enum WASIHeap {
         words(start)[0] = current
         words(start)[1] = size
         if previous == 0 { largeHead = start } else { words(previous)[0] = start }
+    }
+}
+
+extension WASIHeap {
+    /// Zeroes every byte of the heap that no block in use holds: the free blocks (but for their
+    /// list links: one word, two for a large block) and the top, from `next` to the end of
+    /// memory. What a closed vault left in freed blocks (decrypted XML, copies of values) is gone.
+    static func wipeFreeMemory() {
+        start()
+        for sizeClass in 5..<(5 + smallClassCount) {
+            var block = smallHead(sizeClass).pointee
+            let size = UInt(1) << UInt(sizeClass)
+            while block != 0 {
+                zero(block + UInt(MemoryLayout<UInt>.size), size - UInt(MemoryLayout<UInt>.size))
+                block = words(block)[0]
+            }
+        }
+        var block = largeHead
+        while block != 0 {
+            zero(block + 2 * UInt(MemoryLayout<UInt>.size), words(block)[1] - 2 * UInt(MemoryLayout<UInt>.size))
+            block = words(block)[0]
+        }
+        zero(next, end - next)
+    }
+
+    static func zero(_ address: UInt, _ count: UInt) {
+        guard count > 0, let pointer = UnsafeMutableRawPointer(bitPattern: address) else { return }
+        pointer.initializeMemory(as: UInt8.self, repeating: 0, count: Int(count))
     }
 }
 

@@ -29,7 +29,7 @@ public enum EntryList {
     }
 
     static func matches(_ item: some SearchableEntry, foldedNeedle needle: String) -> Bool {
-        needle.isEmpty || item.searchKeys.contains(where: { $0.contains(needle) })
+        needle.isEmpty || item.searchKeys.contains(where: { SearchFolding.contains($0, folded: needle) })
     }
 }
 

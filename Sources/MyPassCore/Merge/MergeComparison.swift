@@ -1,3 +1,4 @@
+import MyPassBytes
 import MyPassKDBX
 
 /// The comparisons the merge makes, as KeePass makes them (`TimeUtil.Compare`, `PwEntry.EqualsEntry`).
@@ -59,8 +60,17 @@ enum MergeComparison {
 
     private static func sameAttachments(_ a: [Attachment], _ b: [Attachment]) -> Bool {
         guard a.count == b.count else { return false }
-        let byName = Dictionary(b.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let byName = firstByKey(b) { $0.name }
         return a.allSatisfy { byName[$0.name] == $0 }
+    }
+
+    /// `items` by `key`, the first of several with the same key kept (what
+    /// `Dictionary(_:uniquingKeysWith:)` gives, without its rethrowing cast, which Embedded Swift lacks).
+    static func firstByKey<Key: Hashable, Item>(_ items: [Item], _ key: (Item) -> Key) -> [Key: Item] {
+        var out: [Key: Item] = [:]
+        out.reserveCapacity(items.count)
+        for item in items where out[key(item)] == nil { out[key(item)] = item }
+        return out
     }
 
     /// Tags in any order, repeats aside.
@@ -74,8 +84,8 @@ enum MergeComparison {
     /// Custom data as a key-value map (order and 4.1 times aside).
     static func sameCustomData(_ a: [CustomDataItem], _ b: [CustomDataItem]) -> Bool {
         guard a.count == b.count else { return false }
-        let right = Dictionary(b.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
-        return a.allSatisfy { right[$0.key] == $0.value }
+        let right = firstByKey(b) { $0.key }
+        return a.allSatisfy { right[$0.key]?.value == $0.value }
     }
 
     /// Whether two states of a group have the same properties: what KeePass's

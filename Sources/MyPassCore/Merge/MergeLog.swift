@@ -91,8 +91,8 @@ enum MergeLog {
         setting("entryTemplatesGroup", old.entryTemplatesGroup != new.entryTemplatesGroup)
         setting("masterKeyChanged", old.masterKeyChanged != new.masterKeyChanged)
         setting("customData", old.customData != new.customData)
-        let oldIcons = Dictionary(old.customIcons.map { ($0.uuid, $0) }, uniquingKeysWith: { first, _ in first })
-        let newIcons = Dictionary(new.customIcons.map { ($0.uuid, $0) }, uniquingKeysWith: { first, _ in first })
+        let oldIcons = MergeComparison.firstByKey(old.customIcons) { $0.uuid }
+        let newIcons = MergeComparison.firstByKey(new.customIcons) { $0.uuid }
         for icon in new.customIcons {
             if let before = oldIcons[icon.uuid] {
                 if before != icon { out.append(MergeChange(kind: .updated, object: .customIcon, uuid: icon.uuid, path: [])) }
