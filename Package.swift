@@ -18,6 +18,21 @@ let strict: [SwiftSetting] = [
 let staticRuntimeOnLinux: [SwiftSetting] = [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux]))]
 let staticLinkOnLinux: [LinkerSetting] = [.unsafeFlags(["-static-stdlib", "-use-ld=lld"], .when(platforms: [.linux]))]
 
+/// The x86_64 hardware kernels (AES-NI, SHA-NI) need these target features on the functions that use the
+/// instructions, and only `unsafeFlags` reach the compiler with them; so they live in `MyPassCryptoHardware`, a module
+/// in no library product (SwiftPM refuses a URL dependency whose product has unsafe flags), linked by the executables
+/// and the tests, each kernel run only after a CPU check. The flags are x86's: on another host the module compiles
+/// empty (its sources are `#if arch(x86_64)`), and building for another architecture than the host's gets the
+/// portable code there.
+#if arch(x86_64)
+let x86CryptoFeatures: [SwiftSetting] = [.unsafeFlags(["-Xcc", "-maes", "-Xcc", "-msha", "-Xcc", "-msse4.1"])]
+#else
+let x86CryptoFeatures: [SwiftSetting] = []
+#endif
+
+/// The hardware kernels reach LLVM's intrinsics through the Builtin module (accepted in a URL dependency).
+let builtinModule: [SwiftSetting] = [.enableExperimentalFeature("BuiltinModule")]
+
 let package = Package(
     name: "MyPass",
     // The oldest systems the code supports: no API newer than iOS 16 / macOS 13 (our own UTF-8
@@ -33,8 +48,13 @@ let package = Package(
     targets: [
         // Bytes and secrets helpers: cursors, hex/base64, wiping buffers, constant-time compare, OS randomness.
         .target(name: "MyPassBytes", swiftSettings: strict),
-        // Primitives: SHA-1/256/512, HMAC, AES-256, ChaCha20, Salsa20, Twofish, BLAKE2b, Argon2, AES-KDF.
-        .target(name: "MyPassCrypto", dependencies: ["MyPassBytes"], swiftSettings: strict),
+        // Primitives: SHA-1/256/512, HMAC, AES-256, ChaCha20, Salsa20, Twofish, BLAKE2b, Argon2, AES-KDF; the
+        // arm64 AES and SHA-256 kernels and the choice of backend (CryptoBackend).
+        .target(name: "MyPassCrypto", dependencies: ["MyPassBytes"], swiftSettings: strict + builtinModule),
+        // The x86_64 AES-NI and SHA-NI kernels, offered to MyPassCrypto at start-up (in no library product).
+        .target(
+            name: "MyPassCryptoHardware", dependencies: ["MyPassCrypto"],
+            swiftSettings: strict + builtinModule + x86CryptoFeatures),
         // DEFLATE (RFC 1951), zlib (RFC 1950) and gzip (RFC 1952), inflate and deflate.
         .target(name: "MyPassCompression", dependencies: ["MyPassBytes"], swiftSettings: strict),
         // Streaming XML 1.0 tokenizer and KeePass-shaped writer.
@@ -47,18 +67,20 @@ let package = Package(
         // Vault logic shared by the app and the CLI: list/filter, editing, TOTP, matching, session.
         .target(
             name: "MyPassCore",
-            dependencies: ["MyPassBytes", "MyPassCrypto", "MyPassKDBX"],
+            dependencies: ["MyPassBytes", "MyPassCrypto", "MyPassXML", "MyPassKDBX"],
             swiftSettings: strict),
         // The `mypass` command line: commands, argument parsing, the agent, the clipboard (all but `main`).
         .target(
             name: "MyPassCLI", dependencies: ["MyPassCore", "MyPassBytes", "MyPassCrypto", "MyPassKDBX"],
             path: "Sources/mypass", swiftSettings: strict),
         .executableTarget(
-            name: "mypass", dependencies: ["MyPassCLI"], path: "Sources/mypass-main",
+            name: "mypass", dependencies: ["MyPassCLI", "MyPassCryptoHardware"], path: "Sources/mypass-main",
             swiftSettings: strict + staticRuntimeOnLinux, linkerSettings: staticLinkOnLinux),
         .executableTarget(
             name: "mypass-bench",
-            dependencies: ["MyPassCore", "MyPassBytes", "MyPassCrypto", "MyPassCompression", "MyPassXML", "MyPassKDBX"],
+            dependencies: [
+                "MyPassCore", "MyPassBytes", "MyPassCrypto", "MyPassCryptoHardware", "MyPassCompression", "MyPassXML", "MyPassKDBX",
+            ],
             path: "Benchmarks/mypass-bench",
             swiftSettings: strict + staticRuntimeOnLinux, linkerSettings: staticLinkOnLinux),
 
@@ -73,7 +95,7 @@ let package = Package(
             path: "Fuzz/Harnesses", swiftSettings: strict),
         .testTarget(name: "MyPassBytesTests", dependencies: ["MyPassBytes", "MyPassTestSupport"], swiftSettings: strict),
         .testTarget(
-            name: "MyPassCryptoTests", dependencies: ["MyPassCrypto", "MyPassBytes", "MyPassTestSupport"],
+            name: "MyPassCryptoTests", dependencies: ["MyPassCrypto", "MyPassCryptoHardware", "MyPassBytes", "MyPassTestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "MyPassCompressionTests", dependencies: ["MyPassCompression", "MyPassTestSupport"],

@@ -1,15 +1,21 @@
 #!/usr/bin/env bash
 # Builds the embedded demo (Embedded/Sources) with the Swift toolchain alone, for
 # x86_64-unknown-linux-gnu (linked against libc), wasm32-unknown-none-wasm (no libc: the symbols
-# are in Platform/WASI*.swift) and armv7em-none-none-eabi (compiled and linked without a
-# firmware's startup, heap and I/O), then runs the x86_64 and wasm builds (`wasmkit run`) and
-# compares their output with expected-output.txt. Prints the sizes of the binaries and the time.
+# are in Platform/WASI*.swift), armv7em-none-none-eabi (compiled and linked without a firmware's
+# startup, heap and I/O) and aarch64-none-none-elf (with the ARMv8 AES and SHA-2 kernels, linked
+# statically against Debian's arm64 glibc), then runs the x86_64, wasm (`wasmkit run`) and
+# aarch64 builds (`qemu-aarch64-static -cpu max`, once on the hardware kernels and once with
+# MYPASS_CRYPTO_BACKEND=portable) and compares their output with expected-output.txt, the first
+# line (the backends in use, `backend aes: armv8, ...`) with what the target must use. Prints the
+# sizes of the binaries and the time. The aarch64 target needs the Debian packages
+# gcc-aarch64-linux-gnu, libc6-dev-arm64-cross and qemu-user-static (.ci/run installs them).
 #
-# Usage: Embedded/build.sh [--ci] [target ...]   (default: all three). Output in .build/embedded/.
+# Usage: Embedded/build.sh [--ci] [target ...]   (default: all four). Output in .build/embedded/.
 #   Default: every target at -Osize (the sizes README gives).
 #   --ci: what CI runs: wasm32 at -Osize (the optimised build, run under wasmkit), x86_64 at
 #         -Onone (the unoptimised build, run natively), armv7em at -Onone (compiled and linked
-#         only); -Osize is what costs the time (MyPassCrypto alone: 115 s instead of 17 s).
+#         only), aarch64 at -Onone (run under qemu); -Osize is what costs the time (MyPassCrypto
+#         alone: 115 s instead of 17 s).
 # The targets build side by side (EMBEDDED_JOBS at once, default: the number of cores). A module
 # whose sources, flags, compiler and dependencies are unchanged since the last build is not
 # compiled again (a stamp beside its object).
@@ -28,10 +34,18 @@ core_excluded=(Attachment+Export.swift)
 ci=0
 if [[ ${1:-} == --ci ]]; then ci=1; shift; fi
 targets=("$@")
-((${#targets[@]})) || targets=(x86_64-unknown-linux-gnu wasm32-unknown-none-wasm armv7em-none-none-eabi)
+((${#targets[@]})) || targets=(x86_64-unknown-linux-gnu wasm32-unknown-none-wasm armv7em-none-none-eabi aarch64-none-none-elf)
 jobs="${EMBEDDED_JOBS:-$(nproc 2>/dev/null || echo 2)}"
-embedded=(-enable-experimental-feature Embedded -enable-experimental-feature Extern -wmo -parse-as-library
-  -package-name MyPass -swift-version 6)
+embedded=(-enable-experimental-feature Embedded -enable-experimental-feature Extern
+  -enable-experimental-feature BuiltinModule -wmo -parse-as-library -package-name MyPass -swift-version 6)
+# The backends each target must pick (the demo's first line); the aarch64 run is also made with
+# MYPASS_CRYPTO_BACKEND=portable, which must give the portable line.
+declare -A expected_backend=(
+  [x86_64-unknown-linux-gnu]="backend aes: portable, sha256: portable, sha512: portable"
+  [wasm32-unknown-none-wasm]="backend aes: portable, sha256: portable, sha512: portable"
+  [aarch64-none-none-elf]="backend aes: armv8, sha256: armv8, sha512: portable"
+)
+portable_backend="backend aes: portable, sha256: portable, sha512: portable"
 compiler="$("$bin/swiftc" --version 2>&1 | head -1)"
 # wasm32 memory: 2 MiB to start (data, a 1 MiB stack, the first heap pages), grown by the heap
 # (Platform/WASIHeap.swift) with memory.grow up to 2 GiB (addresses stay positive as JS numbers).
@@ -65,6 +79,13 @@ build_target() {
   local flags=("${embedded[@]}" "$opt")
   # No C library provides the stack protector's guard and handler outside Linux.
   [[ $target == *linux* ]] || flags+=(-Xfrontend -disable-stack-protector)
+  # arm64: the SHA-2 kernels need the sha2 target feature (the AES ones compile without one);
+  # the code checks AT_HWCAP before it runs them.
+  [[ $target == aarch64-* ]] && flags+=(-D MYPASS_ARM64_SHA2 -Xcc -march=armv8-a+aes+sha2)
+  if [[ $target == aarch64-* ]] && ! command -v aarch64-linux-gnu-gcc >/dev/null; then
+    echo "embedded: $target needs aarch64-linux-gnu-gcc (Debian: gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static)"
+    return 1
+  fi
   # The Unicode tables String needs (normalisation, grapheme breaks, case mapping).
   local unicode="$(dirname "$bin")/lib/swift/embedded/$target/libswiftUnicodeDataTables.a"
   mkdir -p "$dir"
@@ -107,8 +128,16 @@ build_target() {
       nice "$bin/swiftc" "${flags[@]}" -target "$target" -module-name EmbeddedDemo -I "$dir" \
         "${program[@]}" "$here/Platform/Linux.swift" "${objects[@]}" "$unicode" -lm -Xlinker --gc-sections -o "$dir/mypass-embedded"
       ;;
-    wasm32-*)
+    aarch64-*)
+      # Linux under qemu-user: linked statically against glibc, so no loader is needed; with lld
+      # (GNU ld refuses copy relocations against the protected symbols of these objects).
       nice "$bin/swiftc" "${flags[@]}" -target "$target" -module-name EmbeddedDemo -I "$dir" \
+        "${program[@]}" "$here/Platform/Linux.swift" -c -o "$dir/EmbeddedDemo.o"
+      aarch64-linux-gnu-gcc -static -B"$bin" -fuse-ld=lld "$dir/EmbeddedDemo.o" "${objects[@]}" "$unicode" -lm \
+        -Wl,--gc-sections -o "$dir/mypass-embedded"
+      ;;
+    wasm32-*)
+      nice "$bin/swiftc" "${flags[@]}" -D MYPASS_DEMO_ARGON2_64MIB -target "$target" -module-name EmbeddedDemo -I "$dir" \
         "${program[@]}" "$here/Platform/WASI.swift" "$here/Platform/WASIStart.swift" "$here/Platform/WASIHeap.swift" -c -o "$dir/EmbeddedDemo.o"
       "$bin/wasm-ld" "$dir/EmbeddedDemo.o" "${objects[@]}" "$unicode" -o "$dir/mypass-embedded.wasm" \
         --wrap=free --gc-sections --strip-all "${wasm_memory[@]}"
@@ -152,13 +181,27 @@ done
 while ((${#running[@]})); do finish_one; done
 ((status == 0)) || exit $status
 
+# run_and_check NAME BACKEND-LINE COMMAND...: runs the demo, compares its first line with
+# BACKEND-LINE and the rest with expected-output.txt.
 run_and_check() {
-  local name=$1; shift
+  local name=$1 backend=$2; shift 2
   echo "embedded: running $name"
+  local begin=$SECONDS
   if ! "$@" >"$out/$name.out" 2>&1; then
     echo "embedded: $name exited with failure"; cat "$out/$name.out"; status=1; return
   fi
-  if diff -u "$here/expected-output.txt" "$out/$name.out"; then
+  local first
+  first="$(head -1 "$out/$name.out")"
+  echo "embedded: $name $first ($((SECONDS - begin)) s)"
+  if [[ $first != "$backend" ]]; then
+    echo "embedded: $name used other backends than '$backend'"; status=1
+  fi
+  # wasm32 also opens the KeePass-default vault (Argon2d 64 MiB; the heap grows memory for it).
+  local argon2_line="opened the Argon2d vault (memory 67108864 bytes): 7 entries"
+  if [[ $name == wasm32 ]] && ! grep -qxF "$argon2_line" "$out/$name.out"; then
+    echo "embedded: $name did not print '$argon2_line'"; status=1
+  fi
+  if tail -n +2 "$out/$name.out" | grep -vxF "$argon2_line" | diff -u "$here/expected-output.txt" -; then
     echo "embedded: $name output matches expected-output.txt"
   else
     echo "embedded: $name output differs from expected-output.txt"; status=1
@@ -166,8 +209,16 @@ run_and_check() {
 }
 for target in "${targets[@]}"; do
   case "$target" in
-    x86_64-*linux*) run_and_check x86_64 "$out/$target/mypass-embedded" ;;
-    wasm32-*) run_and_check wasm32 "$bin/wasmkit" run "$out/$target/mypass-embedded.wasm" ;;
+    x86_64-*linux*) run_and_check x86_64 "${expected_backend[$target]}" "$out/$target/mypass-embedded" ;;
+    wasm32-*) run_and_check wasm32 "${expected_backend[$target]}" "$bin/wasmkit" run "$out/$target/mypass-embedded.wasm" ;;
+    aarch64-*)
+      if ! command -v qemu-aarch64-static >/dev/null; then
+        echo "embedded: running aarch64 needs qemu-aarch64-static (Debian: qemu-user-static)"; status=1; continue
+      fi
+      run_and_check aarch64 "${expected_backend[$target]}" qemu-aarch64-static -cpu max "$out/$target/mypass-embedded"
+      run_and_check aarch64-portable "$portable_backend" env MYPASS_CRYPTO_BACKEND=portable \
+        qemu-aarch64-static -cpu max "$out/$target/mypass-embedded"
+      ;;
   esac
 done
 for target in "${targets[@]}"; do

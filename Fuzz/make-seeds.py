@@ -261,6 +261,67 @@ for label, data in [
 ]:
     seed("agent-frame", label, data)
 
+# ssh-agent-message: what ssh, ssh-add and ssh-keygen send (draft-miller-ssh-agent), broken ones, and
+# the agent's add-identity bodies of the fixture keys (read from their OpenSSH private sections).
+def sstr(b):
+    return struct.pack(">I", len(b)) + b
+
+
+def sframe(body):
+    return struct.pack(">I", len(body)) + body
+
+
+ed25519_blob = sstr(b"ssh-ed25519") + sstr(bytes(range(32)))
+for label, data in [
+    ("request-identities", sframe(b"\x0b")),
+    ("sign", sframe(b"\x0d" + sstr(ed25519_blob) + sstr(b"session id and userauth request") + struct.pack(">I", 0))),
+    ("sign-rsa-sha2-512", sframe(b"\x0d" + sstr(sstr(b"ssh-rsa") + sstr(b"\x01\x00\x01") + sstr(b"\x00" + bytes([0xC5]) * 256))
+                                 + sstr(b"data") + struct.pack(">I", 4))),
+    ("lock", sframe(b"\x16" + sstr(b"passphrase"))), ("unlock", sframe(b"\x17" + sstr(b"passphrase"))),
+    ("add-identity", sframe(b"\x11" + sstr(b"ssh-ed25519") + sstr(bytes(32)) + sstr(bytes(64)) + sstr(b"comment"))),
+    ("remove-all", sframe(b"\x13")),
+    ("extension", sframe(b"\x1b" + sstr(b"session-bind@openssh.com") + sstr(ed25519_blob) + sstr(bytes(32)) + sstr(b"sig") + b"\x00")),
+    ("unknown-type", sframe(b"\xfe")), ("zero-length", struct.pack(">I", 0)), ("too-long", struct.pack(">I", 262145) + b"\x0b"),
+    ("sign-truncated", sframe(b"\x0d" + struct.pack(">I", 100) + b"abc")),
+    ("identities-trailing", sframe(b"\x0b\x00")), ("short", b"\x00\x00"),
+    ("sign-huge-string", sframe(b"\x0d" + struct.pack(">I", 0xFFFFFFFF))),
+]:
+    seed("ssh-agent-message", label, data)
+
+
+def private_section(path):
+    """The first key of an unencrypted OpenSSH key file's private section: type, fields, comment."""
+    text = read(path).decode()
+    der = base64.b64decode("".join(l for l in text.splitlines() if not l.startswith("-----")))
+    pos = len(b"openssh-key-v1\0")
+    def rd(p):
+        n = struct.unpack_from(">I", der, p)[0]
+        return der[p + 4:p + 4 + n], p + 4 + n
+    for _ in range(3):
+        _, pos = rd(pos)
+    pos += 4
+    _, pos = rd(pos)
+    private, _ = rd(pos)
+    return private[8:]  # after the two check words; the padding is cut by the caller
+
+
+for name in ["ed25519", "ecdsa", "rsa-2048"]:
+    body = private_section("ssh/keys/" + name)
+    pad = body[-1] if body[-1] < 16 else 0
+    seed("ssh-agent-message", "identity-" + name, body[:len(body) - pad])
+
+# ssh-key: the fixture key files (every form), cut and with a changed byte.
+for name in ["ed25519", "ed25519-encrypted", "ecdsa", "rsa-2048", "ecdsa-sec1", "rsa-pkcs1", "rsa-pkcs8",
+             "ed25519-pkcs8", "ecdsa-pkcs8", "ed25519-cbc"]:
+    data = read("ssh/keys/" + name)
+    seed("ssh-key", name, data)
+    seed("ssh-key", name + "-cut", data[:len(data) * 2 // 3])
+der = base64.b64decode("".join(l for l in read("ssh/keys/ecdsa").decode().splitlines() if not l.startswith("-----")))
+seed("ssh-key", "ecdsa-raw-body", der)
+seed("ssh-key", "ecdsa-raw-flipped", der[:100] + bytes([der[100] ^ 0x40]) + der[101:])
+seed("ssh-key", "encrypted-pem", b"-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\n\nAAAA\n-----END RSA PRIVATE KEY-----\n")
+seed("ssh-key", "not-a-key", b"hello")
+
 # Each corpus directory is written anew; the recorded outcomes (NAME.outcomes) stay.
 for name, seeds in sorted(corpora.items()):
     shutil.rmtree(os.path.join(OUT, name), ignore_errors=True)

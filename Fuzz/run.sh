@@ -11,11 +11,11 @@ set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 out="$root/Fuzz/.build"
 names_all="kdbx-header variant-dictionary inner-header key-file inflate xml-body open index merge passkey-der
-import-keepassxc-csv import-bitwarden-json import-keepass-xml agent-frame"
+import-keepassxc-csv import-bitwarden-json import-keepass-xml agent-frame ssh-agent-message ssh-key"
 
 max_len() {
     case "$1" in
-    kdbx-header | variant-dictionary | inner-header | key-file | passkey-der | agent-frame) echo 4096 ;;
+    kdbx-header | variant-dictionary | inner-header | key-file | passkey-der | agent-frame | ssh-agent-message | ssh-key) echo 4096 ;;
     inflate) echo 16384 ;;
     *) echo 32768 ;;
     esac
@@ -51,6 +51,7 @@ build() {
     # shellcheck disable=SC2086
     nice swiftc $flags -use-ld=lld -module-name FuzzMain "$root/Fuzz/Main/FuzzMain.swift" \
         "$root/Sources/mypass/Agent/AgentMessage.swift" "$root/Sources/mypass/Agent/AgentFrameFuzzing.swift" \
+        "$root/Sources/mypass/Agent/SSHAgentMessage.swift" "$root/Sources/mypass/Agent/SSHAgentFuzzing.swift" \
         "$out"/MyPass*.o -o "$binary.new"
     mv "$binary.new" "$binary"
     for name in $names_all; do ln -f "$binary" "$out/fuzz-$name"; done

@@ -10,7 +10,12 @@
 #          default AES-KDF vault, Vectors/kdbx/keepassxc/kxc-import-rich.kdbx), or a number N of
 #          entries for a vault made by `mypass-bench autofill --make` (2 history items each,
 #          N*200 bytes of attachments), its KDF set to Argon2d 1 MiB, 2 iterations, 2 lanes, so
-#          that the KDF does not dominate (the same file, so the same KDF, for both tools).
+#          that the KDF does not dominate (the same file, so the same KDF, for both tools);
+#          N:BYTES:H the same with BYTES of attachments in all and H history items per entry
+#          (100000 is 100000:20000000:2; the 100 MB attachment vault is 5000:100000000:10);
+#          merge:N two diverged copies of a generated N-entry vault (`autofill --make --changed`:
+#          a tenth of the entries changed in each, a different tenth), merged with `mypass merge
+#          --same-credentials` and `keepassxc-cli merge -s` instead of edited.
 #          Default: fixture aeskdf 50000 100000.
 # Environment: MYPASS, MYPASS_BENCH (default .build/release/...), KEEPASSXC_CLI (keepassxc-cli),
 #   WORK (scratch directory; default a fresh one under /tmp, removed at the end).
@@ -43,13 +48,44 @@ row() { # row LABEL A B : "label  a  b  a/b"
     awk -v l="$1" -v a="$2" -v b="$3" 'BEGIN { printf "  %-34s %10s %10s   %.2fx\n", l, a, b, (b > 0 ? a / b : 0) }'
 }
 
+# generate OUT ENTRIES BYTES HISTORY [--changed K]: a generated vault with the small KDF.
+generate() {
+    out=$1 entries=$2 bytes=$3 history=$4; shift 4
+    "$BENCH" autofill --make "$out" --entries "$entries" --history "$history" --attachments "$bytes" --password "$PW" "$@" >/dev/null
+    printf '%s\n' "$PW" | "$MYPASS" settings "$out" --kdf argon2d --memory 1MiB --iterations 2 --parallelism 2 --quiet >/dev/null
+}
+
 for size in $SIZES; do
     case $size in
+        merge:*)
+            n=${size#merge:}
+            generate "$WORK/merge-a.kdbx" "$n" 0 2 --changed 0
+            generate "$WORK/merge-b.kdbx" "$n" 0 2 --changed 5
+            rm -f "$WORK"/mypass-merge "$WORK"/kxc-merge
+            i=0
+            while [ "$i" -lt "$RUNS" ]; do
+                i=$((i + 1))
+                cp "$WORK/merge-a.kdbx" "$WORK/a.kdbx"; cp "$WORK/merge-a.kdbx" "$WORK/b.kdbx"
+                measure mypass-merge "$MYPASS" merge "$WORK/a.kdbx" "$WORK/merge-b.kdbx" --same-credentials --quiet
+                measure kxc-merge "$KXC" merge -q -s "$WORK/b.kdbx" "$WORK/merge-b.kdbx"
+                # Both merges took the other copy's change of entry 5 (read back by keepassxc-cli).
+                for f in a b; do
+                    printf '%s\n' "$PW" | "$KXC" show -q -s -a Password "$WORK/$f.kdbx" 'Group 5/Site 5' | grep -qx 'changed-5-5' \
+                        || { echo "merge into $f.kdbx lost the other copy's change" >&2; exit 1; }
+                done
+            done
+            echo "generated, two diverged copies of $n entries: medians of $RUNS runs (CPU s, peak KB)"
+            row "merge CPU: mypass vs keepassxc-cli" "$(median "$WORK/mypass-merge" 1)" "$(median "$WORK/kxc-merge" 1)"
+            row "merge peak: mypass vs keepassxc-cli" "$(median "$WORK/mypass-merge" 2)" "$(median "$WORK/kxc-merge" 2)"
+            continue ;;
         fixture) vault=Vectors/kdbx/keepass/kdbx4-large-5000.kdbx; entry='Sample Entry'; label='kdbx4-large-5000' ;;
         aeskdf) vault=Vectors/kdbx/keepassxc/kxc-import-rich.kdbx; entry='Sample Entry'; label='kxc-import-rich (AES-KDF 5,555,555 rounds)' ;;
+        *:*:*) vault=$WORK/gen.kdbx; entry='Group 7/Site 7'
+           n=${size%%:*}; rest=${size#*:}; bytes=${rest%%:*}; history=${rest#*:}
+           label="generated, $n entries, $bytes bytes of attachments, $history history items each"
+           generate "$vault" "$n" "$bytes" "$history" ;;
         *) vault=$WORK/gen-$size.kdbx; entry='Group 7/Site 7'; label="generated, $size entries"
-           "$BENCH" autofill --make "$vault" --entries "$size" --history 2 --attachments $((size * 200)) --password "$PW" >/dev/null
-           printf '%s\n' "$PW" | "$MYPASS" settings "$vault" --kdf argon2d --memory 1MiB --iterations 2 --parallelism 2 --quiet >/dev/null ;;
+           generate "$vault" "$size" $((size * 200)) 2 ;;
     esac
     rm -f "$WORK"/mypass-edit "$WORK"/kxc-edit "$WORK"/mypass-show "$WORK"/mypass-ls
     i=0

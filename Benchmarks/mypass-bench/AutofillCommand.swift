@@ -10,7 +10,8 @@ enum AutofillCommand {
     static let usage = """
     USAGE: mypass-bench autofill VAULT [--password TEXT | --no-password] [--keyfile PATH] [--budget BYTES]
                                  [--service URL] [--runs N] [--json]
-           mypass-bench autofill --make OUT --entries N [--history N] [--attachments BYTES] [--password TEXT]
+           mypass-bench autofill --make OUT --entries N [--history N] [--attachments BYTES] [--changed K]
+                                 [--password TEXT]
 
       Opens VAULT once to derive the key, then runs --runs (default 5) fresh child processes for
       each way of opening and reports medians: the credential index with the cached transformed
@@ -25,7 +26,11 @@ enum AutofillCommand {
       cached key (peak of the cached run) and with the KDF (Argon2 memory + 12 MiB margin, the
       rule `mypass match --budget` enforces).
       --make writes a generated KDBX 4 vault (KeePass's default Argon2d 64 MiB) of N entries with
-      --history items each and --attachments bytes of random attachments in total.
+      --history items each and --attachments bytes of random (incompressible) attachments in
+      total. Its UUIDs and content come from a fixed seed, so two vaults made with the same
+      --entries share every UUID; --changed K (0...9) then gives entries n with n % 10 == K a new
+      password and notes, modified a day later: two copies made with different K are diverged
+      copies of one vault (for merging).
     """
 
     static func run(_ args: inout BenchArguments) throws {
@@ -185,17 +190,21 @@ enum AutofillCommand {
         let history: Int = try args.integer("history", default: 0)
         let attachmentBytes: Int = try args.integer("attachments", default: 0)
         let password = args.value("password") ?? "bench"
+        let changed: Int = try args.integer("changed", default: -1)
         try args.checkAllConsumed()
-        var vault = Vault.new(name: "Generated", now: .minimum)
-        var groups = (0..<10).map { Group(name: "Group \($0)", times: Times(all: .minimum)) }
         var state: UInt64 = 14
         func next() -> UInt64 {
             state = state &* 6364136223846793005 &+ 1442695040888963407
             return state >> 11
         }
+        func uuid() -> KDBXUUID { KDBXUUID(high: next() | 1, low: next()) }
+        var vault = Vault.new(name: "Generated", now: .minimum)
+        vault.root.uuid = uuid()
+        var groups = (0..<10).map { Group(uuid: uuid(), name: "Group \($0)", times: Times(all: .minimum)) }
+        let changeTime = KDBXTime(year: 2025, month: 1, day: 2)!
         let perEntry = count > 0 ? attachmentBytes / count : 0
         for n in 0..<count {
-            var entry = Entry(times: Times(all: .minimum))
+            var entry = Entry(uuid: uuid(), times: Times(all: .minimum))
             entry.title = "Site \(n)"
             entry.userName = "user\(n)@example.com"
             entry.url = "https://login.site\(n % 997).example.com/path"
@@ -208,12 +217,19 @@ enum AutofillCommand {
                 entry.history.append(old)
             }
             if perEntry > 0 {
+                // Incompressible, as most attachments are (images, PDFs, archives): 6 bytes of each
+                // 53-bit output (taking 8 left every 8th byte zero, which deflate compresses).
                 var data = [UInt8](repeating: 0, count: perEntry)
-                for i in stride(from: 0, to: perEntry, by: 8) {
+                for i in stride(from: 0, to: perEntry, by: 6) {
                     var word = next()
-                    for j in i..<min(i + 8, perEntry) { data[j] = UInt8(truncatingIfNeeded: word); word >>= 8 }
+                    for j in i..<min(i + 6, perEntry) { data[j] = UInt8(truncatingIfNeeded: word); word >>= 8 }
                 }
                 entry.attachments = [Attachment(name: "file\(n).bin", data: data)]
+            }
+            if changed >= 0, n % 10 == changed {
+                entry.password = ProtectedString("changed-\(changed)-\(n)")
+                entry.notes += " (changed in copy \(changed))"
+                entry.times.lastModification = changeTime
             }
             groups[n % groups.count].entries.append(entry)
         }

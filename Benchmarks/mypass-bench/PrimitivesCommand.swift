@@ -10,8 +10,11 @@ enum PrimitivesCommand {
     USAGE: mypass-bench primitives [--size BYTES] [--runs N] [--xml FILE] [--compare] [--json]
 
       Times each primitive on a buffer (default 4 MiB; the XML payload is a synthetic ~5 MB KeePass
-      document unless --xml names one). --compare runs openssl speed (with hardware paths masked off
-      where the targets say so), Python's zlib and xmllint --stream side by side.
+      document unless --xml names one). --compare runs openssl speed, Python's zlib and xmllint
+      --stream side by side. OpenSSL runs as users have it (OPENSSL_ia32cap unset: AES-NI, SHA-NI,
+      AVX-512), the reference of the ratio, and for the rows that name one with a hardware path
+      masked off as well (the note gives that figure and ratio). The AES and SHA-2 rows name the
+      backend they ran on; MYPASS_CRYPTO_BACKEND=portable times the portable code.
     """
 
     static func run(_ args: inout BenchArguments) throws {
@@ -23,6 +26,7 @@ enum PrimitivesCommand {
         let data = SecureRandom.bytes(count: size)
         let key = SecureRandom.bytes(count: 32), iv16 = SecureRandom.bytes(count: 16), nonce12 = SecureRandom.bytes(count: 12)
         var report = Report(title: "primitives (\(size) byte buffers, median of \(runs) runs, \(Timing.clock.rawValue) time)")
+        report.extra["crypto backends"] = CryptoBackend.summary
 
         func throughput(_ name: String, bytes: Int = size, _ body: () throws -> Void) rethrows -> Measurement {
             Progress.say(name)
@@ -31,54 +35,49 @@ enum PrimitivesCommand {
         }
         // openssl speed runs a second each, so it gets three readings (each beside an unmasked one).
         let opensslRuns = min(runs, 3)
-        func openssl(_ row: inout Measurement, _ algorithm: String, _ mask: ReferenceTools.OpenSSLMask, decrypt: Bool = false,
+        func openssl(_ row: inout Measurement, _ algorithm: String, _ masks: [ReferenceTools.OpenSSLMask], decrypt: Bool = false,
                      perUnit: Double = 1e6) throws {
             guard compare else { return }
-            Progress.say("openssl speed \(algorithm), \(mask.label)")
-            guard let speed = try ReferenceTools.opensslSpeedMedian(algorithm, mask: mask, decrypt: decrypt, runs: opensslRuns) else {
+            Progress.say("openssl speed \(algorithm), native and \(masks.map(\.label).joined(separator: ", "))")
+            guard let speed = try ReferenceTools.opensslSpeedMedians(algorithm, masks: masks, decrypt: decrypt, runs: opensslRuns) else {
                 if !report.missingTools.contains("openssl not found") { report.missingTools.append("openssl not found") }
                 return
             }
-            row.reference = ("OpenSSL \(algorithm)\(decrypt ? " -decrypt" : ""), \(mask.label)", speed.masked / perUnit)
-            row.referenceSpread = Spread.of(speed.maskedReadings.map { $0 / perUnit })
-            if mask != .native {
-                let effective = speed.masked < 0.9 * speed.native
-                row.note = "unmasked OpenSSL " + String(format: "%.0f", speed.native / perUnit) + " " + row.unit
-                    + (effective ? "" : " (MASK HAD NO EFFECT)")
-            }
+            row.setReference("OpenSSL \(algorithm)\(decrypt ? " -decrypt" : ""), native", readings: speed.native.map { $0 / perUnit })
+            let nativeMedian = Timing.medianOf(speed.native)
+            row.note = zip(masks, speed.masked).map { mask, readings in
+                let median = Timing.medianOf(readings)
+                return "vs OpenSSL \(mask.label): " + String(format: "%.0f", median / perUnit) + " " + row.unit
+                    + String(format: ", %.2fx", row.value * perUnit / median)
+                    + (median < 0.9 * nativeMedian ? "" : " (MASK HAD NO EFFECT)")
+            }.joined(separator: "; ")
         }
 
-        var sha256 = throughput("SHA-256") { _ = SHA256.hash(data) }
-        var sha256NoAVX = sha256
-        sha256NoAVX.name = "SHA-256 (vs OpenSSL's SSSE3 path)"
-        try openssl(&sha256, "sha256", .noSHA)
+        var sha256 = throughput("SHA-256 [\(CryptoBackend.sha256)]") { _ = SHA256.hash(data) }
+        try openssl(&sha256, "sha256", [.noSHA, .noAVX])
         report.rows.append(sha256)
-        if compare {
-            try openssl(&sha256NoAVX, "sha256", .noAVX)
-            report.rows.append(sha256NoAVX)
-        }
-        var sha512 = throughput("SHA-512") { _ = SHA512.hash(data) }
-        try openssl(&sha512, "sha512", .noAVX)
+        var sha512 = throughput("SHA-512 [\(CryptoBackend.sha512)]") { _ = SHA512.hash(data) }
+        try openssl(&sha512, "sha512", [.noAVX])
         report.rows.append(sha512)
-        report.rows.append(throughput("HMAC-SHA-256") { _ = HMAC<SHA256>.authenticationCode(for: data, key: key) })
+        report.rows.append(throughput("HMAC-SHA-256 [\(CryptoBackend.sha256)]") { _ = HMAC<SHA256>.authenticationCode(for: data, key: key) })
         var blake = throughput("BLAKE2b-512") { _ = BLAKE2b.hash(data, outputByteCount: 64) }
-        try openssl(&blake, "blake2b512", .native)
+        try openssl(&blake, "blake2b512", [])
         report.rows.append(blake)
 
         var ciphertext: [UInt8] = []
-        var aesEncrypt = try throughput("AES-256-CBC encrypt") { ciphertext = try AESCBC.encrypt(data, key: key, iv: iv16) }
-        try openssl(&aesEncrypt, "aes-256-cbc", .noAESNI)
+        var aesEncrypt = try throughput("AES-256-CBC encrypt [\(CryptoBackend.aes)]") { ciphertext = try AESCBC.encrypt(data, key: key, iv: iv16) }
+        try openssl(&aesEncrypt, "aes-256-cbc", [.noAESNI])
         report.rows.append(aesEncrypt)
-        var aesDecrypt = try throughput("AES-256-CBC decrypt") { _ = try AESCBC.decrypt(ciphertext, key: key, iv: iv16) }
-        try openssl(&aesDecrypt, "aes-256-cbc", .noAESNI, decrypt: true)
+        var aesDecrypt = try throughput("AES-256-CBC decrypt [\(CryptoBackend.aes)]") { _ = try AESCBC.decrypt(ciphertext, key: key, iv: iv16) }
+        try openssl(&aesDecrypt, "aes-256-cbc", [.noAESNI], decrypt: true)
         report.rows.append(aesDecrypt)
 
         let rounds: UInt64 = 200_000
         Progress.say("AES-KDF")
         let kdfSeconds = try Timing.samples(runs: runs) { _ = try AESKDF.transform(key: key, seed: iv16 + iv16, rounds: rounds) }
-        var kdf = Measurement(name: "AES-KDF (32 bytes of AES-256-ECB a round)", readings: kdfSeconds.map { Double(rounds) / $0 },
-                              unit: "rounds/s", higherIsBetter: true)
-        try openssl(&kdf, "aes-256-ecb", .noAESNI, perUnit: 32)
+        var kdf = Measurement(name: "AES-KDF (32 bytes of AES-256-ECB a round) [\(CryptoBackend.aes)]",
+                              readings: kdfSeconds.map { Double(rounds) / $0 }, unit: "rounds/s", higherIsBetter: true)
+        try openssl(&kdf, "aes-256-ecb", [.noAESNI], perUnit: 32)
         report.rows.append(kdf)
 
         var chacha = try throughput("ChaCha20") {
@@ -86,7 +85,7 @@ enum PrimitivesCommand {
             var buffer = data
             cipher.apply(to: &buffer)
         }
-        try openssl(&chacha, "chacha20", .noAVX)
+        try openssl(&chacha, "chacha20", [.noAVX])
         report.rows.append(chacha)
         report.rows.append(try throughput("Salsa20") {
             var cipher = try Salsa20(key: key, nonce: Array(nonce12.prefix(8)))

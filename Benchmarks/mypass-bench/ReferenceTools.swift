@@ -150,18 +150,21 @@ enum ReferenceTools {
         return kilobytes * 1000
     }
 
-    /// The median of `runs` `openssl speed` readings (and every reading), plus the unmasked median
-    /// so that the caller can show the mask took effect. `nil` without openssl.
-    static func opensslSpeedMedian(_ algorithm: String, mask: OpenSSLMask, decrypt: Bool = false, runs: Int) throws
-        -> (masked: Double, native: Double, maskedReadings: [Double])? {
-        var masked: [Double] = [], native: [Double] = []
+    /// Every reading of `runs` rounds of `openssl speed`, each round running OpenSSL as users have
+    /// it (unmasked) and then under each of `masks`, so that load falls on all alike. `nil`
+    /// without openssl.
+    static func opensslSpeedMedians(_ algorithm: String, masks: [OpenSSLMask], decrypt: Bool = false, runs: Int) throws
+        -> (native: [Double], masked: [[Double]])? {
+        var native: [Double] = [], masked = [[Double]](repeating: [], count: masks.count)
         for _ in 0..<max(1, runs) {
-            guard let value = try opensslSpeed(algorithm, mask: mask, decrypt: decrypt) else { return nil }
-            masked.append(value)
-            if mask != .native, let value = try opensslSpeed(algorithm, mask: .native, decrypt: decrypt) { native.append(value) }
+            guard let value = try opensslSpeed(algorithm, mask: .native, decrypt: decrypt) else { return nil }
+            native.append(value)
+            for (index, mask) in masks.enumerated() {
+                guard let value = try opensslSpeed(algorithm, mask: mask, decrypt: decrypt) else { return nil }
+                masked[index].append(value)
+            }
         }
-        let maskedMedian = Timing.medianOf(masked)
-        return (maskedMedian, mask == .native ? maskedMedian : Timing.medianOf(native), masked)
+        return (native, masked)
     }
 
     /// The throughput (bytes/s) of each of `runs` runs of Python's zlib over `data`: compress at

@@ -1,4 +1,5 @@
 import Foundation
+import MyPassCryptoHardware
 
 /// mypass-bench: KDF and vault-opening timing, side by side with the reference tools.
 let topUsage = """
@@ -21,6 +22,8 @@ See 'mypass-bench <command> --help'.
 """
 
 func main() -> Int32 {
+    // The x86_64 AES-NI and SHA-NI kernels, before anything hashes or encrypts.
+    CryptoHardware.install()
     var args: BenchArguments
     do {
         args = try BenchArguments(CommandLine.arguments.dropFirst())

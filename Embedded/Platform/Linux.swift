@@ -1,7 +1,23 @@
-// Entry point of the x86_64 Linux build: the C `main` of a program linked against libc, which
-// provides allocation (posix_memalign, free), putchar and arc4random_buf (glibc 2.36).
+// Entry point of the Linux builds (x86_64; aarch64, run under qemu-user): the C `main` of a
+// program linked against libc, which provides allocation (posix_memalign, free), putchar and
+// arc4random_buf (glibc 2.36).
+import MyPassCrypto
+
+#if arch(arm64)
+@_extern(c, "getauxval")
+func getauxval(_ type: UInt) -> UInt
+
+@_extern(c, "getenv")
+func getenv(_ name: UnsafePointer<CChar>) -> UnsafePointer<CChar>?
+#endif
 
 @_cdecl("main")
 func main(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    runDemo() ? 0 : 1
+    #if arch(arm64)
+    // An embedded MyPassCrypto cannot ask the operating system about the CPU: tell it what the
+    // auxiliary vector says (AT_HWCAP, 16), or nothing when MYPASS_CRYPTO_BACKEND=portable.
+    let portable = getenv("MYPASS_CRYPTO_BACKEND").map { String(cString: $0) == "portable" } ?? false
+    CryptoBackend.declareCPUFeatures(portable ? [] : CPUFeatures.linuxHWCAPFeatures(hwcap: UInt64(getauxval(16))))
+    #endif
+    return runDemo() ? 0 : 1
 }

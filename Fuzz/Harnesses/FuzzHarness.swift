@@ -30,6 +30,8 @@ package enum FuzzHarness: String, CaseIterable, Sendable {
     case bitwardenJSON = "import-bitwarden-json"
     /// KeePass 2's XML export, imported.
     case keePassXML = "import-keepass-xml"
+    /// SSH private key files (OpenSSH's format, PKCS#8, PKCS#1, SEC 1), as KeePassXC stores them.
+    case sshKey = "ssh-key"
 
     /// Runs the harness on one input.
     package func run(_ data: [UInt8]) -> FuzzOutcome {
@@ -47,6 +49,7 @@ package enum FuzzHarness: String, CaseIterable, Sendable {
         case .keePassXCCSV: return ImportHarness.run(data, format: .keePassXCCSV)
         case .bitwardenJSON: return ImportHarness.run(data, format: .bitwardenJSON)
         case .keePassXML: return ImportHarness.run(data, format: .keePassXML)
+        case .sshKey: return SSHKeyHarness.run(data)
         }
     }
 

@@ -9,14 +9,21 @@ import Darwin
 // The libFuzzer entry points, built by Fuzz/run.sh. One binary serves every harness: it is linked
 // once and hard-linked as `fuzz-NAME`, and the name it runs under picks the harness.
 
-/// The harness picked from the program name, `nil` for the agent's.
+/// The harness picked from the program name, `nil` for the agent's two.
 nonisolated(unsafe) var harness: FuzzHarness?
+/// Whether the agent's harness is the SSH agent protocol's (`ssh-agent-message`) rather than the
+/// agent frame's.
+nonisolated(unsafe) var sshAgentHarness = false
 
 @_cdecl("LLVMFuzzerInitialize")
 public func initialize(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>) -> CInt {
     let program = String(cString: argv.pointee[0]!)
     let name = String(program.split(separator: "/").last ?? "").replacingPrefix("fuzz-")
     if name == "agent-frame" { return 0 }
+    if name == "ssh-agent-message" {
+        sshAgentHarness = true
+        return 0
+    }
     guard let picked = FuzzHarness(rawValue: name) else {
         report("unknown harness \(name): run as fuzz-NAME")
         exit(2)
@@ -29,7 +36,8 @@ public func initialize(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutable
 @_cdecl("LLVMFuzzerTestOneInput")
 public func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let input = size == 0 ? [] : Array(UnsafeBufferPointer(start: data, count: size))
-    let result = harness.map { $0.run(input).description } ?? AgentFrameFuzzing.run(input)
+    let result = harness.map { $0.run(input).description }
+        ?? (sshAgentHarness ? SSHAgentFuzzing.run(input) : AgentFrameFuzzing.run(input))
     if result.hasPrefix("violated") {
         report(result)
         abort()

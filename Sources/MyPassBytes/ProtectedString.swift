@@ -1,70 +1,108 @@
+/// Where a ``ProtectedString`` takes the random pad that masks its bytes.
+///
+/// Every pad must be unpredictable and handed out once. ``SystemPadSource`` draws each pad from
+/// the operating system; code that protects many values in a row (reading a vault, importing)
+/// passes a source that draws one key and expands it (MyPassCrypto's `ChaCha20PadSource`).
+public protocol PadSource {
+    /// Overwrites every byte of `buffer` with fresh pad bytes.
+    mutating func fill(_ buffer: UnsafeMutableRawBufferPointer)
+}
+
+/// Pads straight from the operating system's generator (``SecureRandom``): what a value protected
+/// on its own uses.
+public struct SystemPadSource: PadSource {
+    /// The OS generator.
+    public init() {}
+
+    /// Fills `buffer` from ``SecureRandom``.
+    public mutating func fill(_ buffer: UnsafeMutableRawBufferPointer) { SecureRandom.fill(buffer) }
+}
+
 /// A secret text (a protected field value, a password) kept obfuscated in memory: its UTF-8 bytes
-/// XORed with a random pad of the same length drawn for this value, both in wiping storage.
+/// XORed with a random pad of the same length drawn for this value, both in one wiping buffer
+/// (the masked bytes, then the pad).
 ///
 /// The clear text exists only inside ``withRevealedBytes(_:)`` or as the `String` that
 /// ``revealed`` returns on request. Equality compares the clear bytes in constant time.
 /// `description` never shows the value.
 public struct ProtectedString: Sendable {
-    private var masked: SecureBytes
-    private var pad: SecureBytes
+    /// `utf8Count` masked bytes followed by their `utf8Count`-byte pad.
+    private var storage: SecureBytes
 
     /// The empty value.
     public init() {
-        masked = SecureBytes()
-        pad = SecureBytes()
+        storage = SecureBytes()
     }
 
-    /// Protects `string`'s UTF-8 bytes. (The `String` passed in is the caller's to drop.)
+    /// Protects `string`'s UTF-8 bytes, with a pad from the OS. (The `String` passed in is the
+    /// caller's to drop.)
     public init(_ string: String) {
         var utf8 = Array(string.utf8)
         self.init(utf8Bytes: utf8)
         wipe(&utf8)
     }
 
-    /// Protects a copy of `bytes` (UTF-8). The caller wipes its own copy.
+    /// Protects a copy of `bytes` (UTF-8), with a pad from the OS. The caller wipes its own copy.
     public init<C: Collection>(utf8Bytes bytes: C) where C.Element == UInt8 {
-        let count = bytes.count
-        var padBytes = SecureRandom.bytes(count: count)
-        var maskedBytes = [UInt8](repeating: 0, count: count)
-        for (i, byte) in bytes.enumerated() { maskedBytes[i] = byte ^ padBytes[i] }
-        pad = SecureBytes(padBytes)
-        masked = SecureBytes(maskedBytes)
-        wipe(&padBytes)
-        wipe(&maskedBytes)
+        var pads = SystemPadSource()
+        self.init(count: bytes.count, pads: &pads) { clear in
+            for (i, byte) in bytes.enumerated() { clear[i] = byte }
+        }
     }
 
-    /// Takes over an existing secret buffer of UTF-8 bytes.
+    /// Takes over an existing secret buffer of UTF-8 bytes, with a pad from the OS.
     public init(secureUTF8 bytes: SecureBytes) {
-        let count = bytes.count
-        var maskedBuffer = SecureBytes(zeroedCount: count)
-        // Drawn straight into its wiping storage: a temporary array would be freed unwiped.
-        var padBuffer = SecureBytes(zeroedCount: count)
-        padBuffer.withUnsafeMutableBytes { SecureRandom.fill($0) }
-        padBuffer.withUnsafeMutableBytes { p in
-            maskedBuffer.withUnsafeMutableBytes { m in
-                bytes.withUnsafeBytes { b in
-                    for i in 0..<count { m[i] = b[i] ^ p[i] }
-                }
+        var pads = SystemPadSource()
+        self.init(secureUTF8: bytes, pads: &pads)
+    }
+
+    /// Takes over an existing secret buffer of UTF-8 bytes, with a pad from `pads`.
+    public init(secureUTF8 bytes: SecureBytes, pads: inout some PadSource) {
+        var value = ProtectedString()
+        bytes.withUnsafeBytes { value = ProtectedString(utf8: $0, pads: &pads) }
+        self = value
+    }
+
+    /// Protects a copy of the UTF-8 bytes in `bytes`, with a pad from `pads`. The caller wipes
+    /// its own copy.
+    public init(utf8 bytes: UnsafeRawBufferPointer, pads: inout some PadSource) {
+        self.init(count: bytes.count, pads: &pads) { clear in
+            if let base = bytes.baseAddress, bytes.count > 0 {
+                UnsafeMutableRawPointer(clear.baseAddress!).copyMemory(from: base, byteCount: bytes.count)
             }
         }
-        masked = maskedBuffer
-        pad = padBuffer
+    }
+
+    /// Draws the pad into the second half of the storage, lets `write` put the clear bytes into
+    /// the first half, then masks them in place.
+    private init(count: Int, pads: inout some PadSource, _ write: (UnsafeMutableBufferPointer<UInt8>) -> Void) {
+        guard count > 0 else {
+            storage = SecureBytes()
+            return
+        }
+        var buffer = SecureBytes(zeroedCount: 2 * count)
+        buffer.withUnsafeMutableBytes { raw in
+            pads.fill(UnsafeMutableRawBufferPointer(rebasing: raw[count...]))
+            let clear = raw.bindMemory(to: UInt8.self)
+            write(UnsafeMutableBufferPointer(rebasing: clear[..<count]))
+            for i in 0..<count { clear[i] ^= clear[count &+ i] }
+        }
+        storage = buffer
     }
 
     /// Length of the UTF-8 value in bytes.
-    public var utf8Count: Int { masked.count }
+    public var utf8Count: Int { storage.count / 2 }
 
     /// Whether the value is empty.
-    public var isEmpty: Bool { masked.count == 0 }
+    public var isEmpty: Bool { storage.count == 0 }
 
     /// Calls `body` with the clear UTF-8 bytes in a scratch buffer that is wiped afterwards.
     public func withRevealedBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
-        var clear = [UInt8](repeating: 0, count: masked.count)
+        let count = utf8Count
+        var clear = [UInt8](repeating: 0, count: count)
         defer { wipe(&clear) }
-        masked.withUnsafeBytes { m in
-            pad.withUnsafeBytes { p in
-                for i in 0..<m.count { clear[i] = m[i] ^ p[i] }
-            }
+        storage.withUnsafeBytes { both in
+            for i in 0..<count { clear[i] = both[i] ^ both[count &+ i] }
         }
         return try clear.withUnsafeBufferPointer { (bytes) throws(E) -> R in try body(UnsafeRawBufferPointer(bytes)) }
     }

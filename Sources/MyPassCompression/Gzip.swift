@@ -21,6 +21,7 @@ public enum Gzip {
     ///   trailing garbage, or output beyond `maxOutputBytes`.
     public static func decompress(_ data: [UInt8], maxOutputBytes: Int = .max) throws(CompressionError) -> [UInt8] {
         var inflater = Inflater(format: .gzip, maxOutputBytes: maxOutputBytes)
+        inflater.isWholeStream = true
         var out = try inflater.update(data[...])
         out += try inflater.finish()
         return out
@@ -38,6 +39,7 @@ extension Inflater {
         _ data: ArraySlice<UInt8>, format: CompressionFormat, maxOutputBytes: Int = .max
     ) throws(CompressionError) -> [UInt8] {
         var inflater = Inflater(format: format, maxOutputBytes: maxOutputBytes)
+        inflater.isWholeStream = true
         var out = try inflater.update(data)
         out += try inflater.finish()
         return out

@@ -48,6 +48,10 @@ public struct CoreError: Error, Equatable, Sendable, CustomStringConvertible {
         /// A file to import that cannot be read as its format (wrong columns, broken JSON, duplicate
         /// names); ``CoreError/location`` names the line. Nothing was changed.
         case invalidImport
+        /// An SSH key entry (KeePassXC's `KeeAgent.settings`) whose settings or key cannot be used:
+        /// unreadable settings, a missing or malformed key, a wrong key passphrase (the entry's
+        /// password); ``CoreError/location`` names the entry.
+        case invalidSSHKey
     }
 
     /// What went wrong.
@@ -94,6 +98,7 @@ public struct CoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .memoryBudgetExceeded: text = "the vault needs more memory than the budget allows"
         case .alreadyExists: text = "the file already exists"
         case .invalidImport: text = "the file cannot be imported"
+        case .invalidSSHKey: text = "the SSH key cannot be used"
         }
         if let location { text += " (" + location + ")" }
         if !reason.isEmpty { text += ": " + reason }

@@ -23,6 +23,9 @@ public struct CryptoError: Error, Equatable, Sendable, CustomStringConvertible {
         /// A signature whose encoding is malformed (wrong length, bad DER); a well-formed
         /// signature that does not verify is not an error, verification returns `false`.
         case invalidSignature
+        /// A passphrase that does not open an encrypted private key file (OpenSSH's check words
+        /// differ after decryption), or none given for one that needs it.
+        case wrongPassphrase
     }
 
     /// What went wrong.

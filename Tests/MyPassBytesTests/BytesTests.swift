@@ -89,6 +89,31 @@ import Testing
         #expect(ProtectedString().revealed == "")
     }
 
+    @Test func protectedStringTakesItsPadFromTheGivenSource() {
+        struct CountingPads: PadSource {
+            var requests: [Int] = []
+            var next: UInt8 = 1
+            mutating func fill(_ buffer: UnsafeMutableRawBufferPointer) {
+                requests.append(buffer.count)
+                for i in 0..<buffer.count {
+                    buffer[i] = next
+                    next &+= 37
+                }
+            }
+        }
+        var pads = CountingPads()
+        let bytes = Array("pässwörd".utf8)
+        let a = bytes.withUnsafeBytes { ProtectedString(utf8: $0, pads: &pads) }
+        let b = ProtectedString(secureUTF8: SecureBytes(bytes), pads: &pads)
+        let empty = [UInt8]().withUnsafeBytes { ProtectedString(utf8: $0, pads: &pads) }
+        #expect(pads.requests == [bytes.count, bytes.count])  // one pad per value, none for an empty one
+        #expect(a.revealed == "pässwörd" && a.utf8Count == bytes.count)
+        #expect(a == b && a == ProtectedString("pässwörd") && a != ProtectedString("pässwört"))
+        #expect(empty.isEmpty && empty == ProtectedString())
+        var system = SystemPadSource()
+        #expect(ProtectedString(secureUTF8: SecureBytes(bytes), pads: &system).revealed == "pässwörd")
+    }
+
     @Test func secureRandomFillsAndDiffers() {
         let a = SecureRandom.bytes(count: 32), b = SecureRandom.bytes(count: 32)
         #expect(a.count == 32 && a != b)

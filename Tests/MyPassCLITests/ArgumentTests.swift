@@ -8,7 +8,7 @@ import Testing
 struct ArgumentTests {
     static let commands = [
         "info", "ls", "groups", "show", "add", "edit", "rm", "mv", "mkdir", "rmdir", "totp", "match",
-        "attachment", "attachment export", "attachment import", "attachment rm", "export", "generate", "merge",
+        "attachment", "attachment ls", "attachment export", "attachment import", "attachment rm", "export", "generate", "merge",
         "passkey", "passkey ls", "passkey show", "passkey add", "passkey assert", "completion",
         "create", "passwd", "settings", "import", "unlock", "lock", "status", "clip",
     ]
@@ -61,9 +61,9 @@ struct ArgumentTests {
         UsageCase(arguments: ["ls"], message: "Error: Missing expected argument '<vault>'", usagePrefix: "Usage: mypass ls <vault>"),
         UsageCase(arguments: ["ls", "v.kdbx", "--bogus"], message: "Error: Unknown option '--bogus'", usagePrefix: "Usage: mypass ls <vault>"),
         UsageCase(arguments: ["ls", "v.kdbx", "-x"], message: "Error: Unknown option '-x'", usagePrefix: "Usage: mypass ls <vault>"),
-        UsageCase(arguments: ["ls", "v.kdbx", "--group"], message: "Error: Missing value for '--group <path>'", usagePrefix: "Usage: mypass ls <vault>"),
+        UsageCase(arguments: ["ls", "v.kdbx", "--group"], message: "Error: Missing value for '--group <group>'", usagePrefix: "Usage: mypass ls <vault>"),
         UsageCase(arguments: ["ls", "v.kdbx", "--json=yes"], message: "Error: The flag '--json' does not take a value", usagePrefix: "Usage: mypass ls <vault>"),
-        UsageCase(arguments: ["ls", "v.kdbx", "extra"], message: "Error: Unexpected argument 'extra'", usagePrefix: "Usage: mypass ls <vault>"),
+        UsageCase(arguments: ["ls", "v.kdbx", "Work", "extra"], message: "Error: Unexpected argument 'extra'", usagePrefix: "Usage: mypass ls <vault>"),
         UsageCase(arguments: ["show", "v.kdbx"], message: "Error: Missing expected argument '<entry>'", usagePrefix: "Usage: mypass show <vault> <entry>"),
         UsageCase(arguments: ["mv", "v.kdbx", "A/B"], message: "Error: Missing expected argument '<group>'", usagePrefix: "Usage: mypass mv <vault> <entry> <group>"),
         UsageCase(arguments: ["attachment"], message: "Error: Missing subcommand of 'attachment'", usagePrefix: "Usage: mypass attachment <subcommand>"),
@@ -78,7 +78,7 @@ struct ArgumentTests {
         UsageCase(arguments: ["add", "v.kdbx", "Work/X", "--field", "novalue"], message: "Error: The value 'novalue' is invalid for '--field': expected NAME=VALUE", usagePrefix: "Usage: mypass add"),
         UsageCase(arguments: ["add", "v.kdbx", "Work/X", "--expires", "tomorrow"], message: "Error: The value 'tomorrow' is invalid for '--expires': expected YYYY-MM-DD, YYYY-MM-DDTHH:MM:SSZ or never", usagePrefix: "Usage: mypass add"),
         UsageCase(arguments: ["edit", "v.kdbx", "Work/X"], message: "Error: Nothing to change: give at least one option such as --username", usagePrefix: "Usage: mypass edit"),
-        UsageCase(arguments: ["ls", "v.kdbx", "--no-password"], message: "Error: --no-password needs --keyfile", usagePrefix: "Usage: mypass ls"),
+        UsageCase(arguments: ["ls", "v.kdbx", "--no-password"], message: "Error: --no-password needs --keyfile or a hardware key (--yubikey and the like)", usagePrefix: "Usage: mypass ls"),
     ]
 
     @Test("usage errors exit 2 with the message and the usage", arguments: usageCases)

@@ -122,7 +122,7 @@ struct ClipTests {
         #expect(both.status == 2)
         let missing = try sandbox.run(["clip", vault, "Work/GitHub", "--field", "Nope"], extra: extra)
         #expect(missing.status == 1)
-        #expect(CLI.firstErrorLine(missing) == "Error: entry 'Work/GitHub' has no field 'Nope'")
+        #expect(CLI.firstErrorLine(missing) == "Error: entry 'Work/GitHub' has no field 'Nope'; its fields: 'Title', 'UserName', 'Password', 'URL', 'Notes', 'otp', 'Tokens'")
     }
 
     @Test("--osc52 writes the terminal escape with the value in base64; no display and no tool is an error")

@@ -6,13 +6,17 @@ import Testing
 /// corrupted or unsupported vaults (4); each one line on stderr, never a secret.
 @Suite("mypass failures")
 struct ErrorTests {
+    /// What a wrong-key error adds when no hardware key was given (issue 31): such a vault fails
+    /// like a wrong password, so the error says how to give one.
+    static let hardwareKeyHint = "; if it also needs a hardware key (YubiKey challenge-response), give --yubikey SLOT[:SERIAL], --challenge-response-secret-file FILE or --challenge-response-command COMMAND"
+
     @Test("a wrong password exits 3 with one line")
     func wrongPassword() throws {
         let scratch = try Scratch()
         let vault = try scratch.copy(Demo.vault)
         let result = try CLI.run(["ls", vault], stdin: "not-the-password\n")
         #expect(result.status == 3)
-        #expect(result.stderrText == "Error: cannot open '\(vault)': wrong password or key file\n")
+        #expect(result.stderrText == "Error: cannot open '\(vault)': wrong password or key file\(ErrorTests.hardwareKeyHint)\n")
         #expect(result.stdout.isEmpty)
         #expect(!result.stderrText.contains("not-the-password"))
     }
@@ -36,7 +40,7 @@ struct ErrorTests {
         if password == nil { arguments.append("--no-password") }
         let result = try CLI.run(arguments, stdin: password.map { $0 + "\n" } ?? "")
         #expect(result.status == 3, "\(result.stderrText)")
-        #expect(result.stderrText == "Error: cannot open '\(vault)': wrong password or key file\n")
+        #expect(result.stderrText == "Error: cannot open '\(vault)': wrong password or key file\(ErrorTests.hardwareKeyHint)\n")
     }
 
     @Test("the right key file opens, also alone with --no-password")

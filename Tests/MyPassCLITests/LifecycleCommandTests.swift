@@ -1,4 +1,5 @@
 import Foundation
+import MyPassCrypto
 import MyPassTestSupport
 import Testing
 
@@ -108,6 +109,40 @@ struct LifecycleCommandTests {
         #expect((dump["meta"] as? [String: Any])?["recycleBinEnabled"] as? Bool == true)
         let groups = try #require(dump["groups"] as? [[String: Any]])
         #expect(groups.count == 1 && groups[0]["name"] as? String == "Family Vault")
+    }
+
+    @Test("create and settings calibrate AES-KDF on the AES backend that opens the vault here and name it; MYPASS_CRYPTO_BACKEND=portable rules the hardware out")
+    func calibrationNamesTheAESBackend() throws {
+        // What this CPU runs: AES-NI on an x86_64 Linux with aes, SSE4.1 and SSSE3 (the mypass
+        // binary links MyPassCryptoHardware), ARMv8 on an arm64 with aes, else the portable code.
+        let features = CryptoBackend.cpuFeatures
+        #if arch(x86_64) && os(Linux)
+        let hardware = features.isSuperset(of: ["aes", "sse4_1", "ssse3"]) ? "aes-ni" : "portable"
+        #elseif arch(arm64)
+        let hardware = features.contains("aes") ? "armv8" : "portable"
+        #else
+        let hardware = "portable"
+        #endif
+        var environment = ProcessInfo.processInfo.environment
+        environment["MYPASS_CRYPTO_BACKEND"] = nil
+        for (backend, value) in [(hardware, nil), ("portable", "portable")] as [(String, String?)] {
+            environment["MYPASS_CRYPTO_BACKEND"] = value
+            let vault = scratch.path("calibrated-\(backend).kdbx")
+            let created = try runProcess(CLI.binary, ["create", vault, "--kdf", "aes", "--unlock-time", "0.05"],
+                                         stdin: Array("pw\npw\n".utf8), environment: environment)
+            #expect(created.status == 0, "\(created.stderrText)")
+            #expect(created.stdoutText.contains("\nAES-KDF calibrated to 0.05 s on this machine's AES backend (\(backend)).\n"),
+                    "\(created.stdoutText)")
+            let changed = try runProcess(CLI.binary, ["settings", vault, "--unlock-time", "0.05"], stdin: Array("pw\n".utf8),
+                                         environment: environment)
+            #expect(changed.status == 0, "\(changed.stderrText)")
+            #expect(changed.stdoutText.hasSuffix("\nAES-KDF calibrated to 0.05 s on this machine's AES backend (\(backend)).\n"),
+                    "\(changed.stdoutText)")
+        }
+        // Argon2 has no hardware path: no such line.
+        let argon2 = try mypass(["create", scratch.path("argon2.kdbx"), "--kdf", "argon2id", "--memory", "1MiB", "--parallelism", "1",
+                                 "--unlock-time", "0.05"], stdin: "pw\npw\n")
+        #expect(!argon2.stdoutText.contains("calibrated"), "\(argon2.stdoutText)")
     }
 
     @Test("create refuses an existing file (untouched), mismatched passwords, and 3.1 with Argon2; a generated key file is KeePass XML 2.0")

@@ -132,7 +132,7 @@ struct MergeCommandTests {
         let wrong = try mypass(["merge", vault, other], stdin: "demo\nnot-it\n", status: 3)
         #expect(CLI.firstErrorLine(wrong) == "Error: cannot open '\(other)': wrong password or key file")
         let wrongVault = try mypass(["merge", vault, other], stdin: "not-it\ndemo\n", status: 3)
-        #expect(CLI.firstErrorLine(wrongVault) == "Error: cannot open '\(vault)': wrong password or key file")
+        #expect(CLI.firstErrorLine(wrongVault) == "Error: cannot open '\(vault)': wrong password or key file" + ErrorTests.hardwareKeyHint)
         #expect(try bytes(vault) == original)
 
         _ = try mypass(["merge", vault, other, "--same-credentials", "--other-no-password"], status: 2)

@@ -85,7 +85,7 @@ struct ReadCommandTests {
         #expect(custom.stdoutText == "ghp_demoTokenNotReal0000000000000000\n")
         let missing = try demo(["show", "Work/GitHub", "--field", "Nope"])
         #expect(missing.status == 1)
-        #expect(missing.stderrText == "Error: entry 'Work/GitHub' has no field 'Nope'\n")
+        #expect(missing.stderrText == "Error: entry 'Work/GitHub' has no field 'Nope'; its fields: 'Title', 'UserName', 'Password', 'URL', 'Notes', 'otp', 'Tokens'\n")
         #expect(missing.stdout.isEmpty)
     }
 

@@ -218,13 +218,13 @@ struct SecurityCommandTests {
         #expect(missing.status == 1)
         let line = CLI.firstErrorLine(missing)
         let t = { (count: Int) in String(repeating: "t", count: count) }, f = { (count: Int) in String(repeating: "f", count: count) }
-        #expect(line == "Error: entry 'Work/\(t(155)) … (2785 bytes cut) … \(t(60))' has no field '\(f(160)) … (4780 bytes cut) … \(f(60))'",
+        #expect(line == "Error: entry 'Work/\(t(155)) … (2785 bytes cut) … \(t(60))' has no field '\(f(160)) … (4780 bytes cut) … \(f(60))'; its fields: 'Title', 'UserName', 'Password', 'URL', 'Notes'",
                 "\(line)")
         // An apostrophe inside a value neither opens nor closes a quote.
         let apostrophe = "Work/Bob's " + t(3000)
         #expect(try CLI.run(["add", vault, apostrophe], stdin: Demo.stdin).status == 0)
         let named = CLI.firstErrorLine(try CLI.run(["show", vault, apostrophe, "--field", f(5000)], stdin: Demo.stdin))
-        #expect(named == "Error: entry 'Work/Bob's \(t(149)) … (2791 bytes cut) … \(t(60))' has no field '\(f(160)) … (4780 bytes cut) … \(f(60))'",
+        #expect(named == "Error: entry 'Work/Bob's \(t(149)) … (2791 bytes cut) … \(t(60))' has no field '\(f(160)) … (4780 bytes cut) … \(f(60))'; its fields: 'Title', 'UserName', 'Password', 'URL', 'Notes'",
                 "\(named)")
         // Many short quoted values: the whole message is cut to its start and its end (the reason).
         let quotes = "/tmp/no-such-" + String(repeating: "x 'y' ", count: 400) + "end.kdbx"
@@ -368,7 +368,7 @@ struct SecurityCommandTests {
         let target = scratch.path("out.txt")
         for round in 0..<2 {  // created, then replacing an existing 0644 file
             if round == 1 { try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: target) }
-            let exported = try runProcess(CLI.binary, ["attachment", "export", vault, "Work/GitHub", "codes.txt", target],
+            let exported = try runProcess(CLI.binary, ["attachment", "export", vault, "Work/GitHub", "codes.txt", target] + (round == 1 ? ["--force"] : []),
                                           stdin: Array(Demo.stdin.utf8), environment: Self.environment)
             #expect(exported.status == 0, "\(exported.stderrText)")
             let mode = try FileManager.default.attributesOfItem(atPath: target)[.posixPermissions] as? Int

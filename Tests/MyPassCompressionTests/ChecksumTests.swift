@@ -43,4 +43,13 @@ struct ChecksumTests {
         // Adler-32 over more than 5552 bytes of 0xFF exercises the modulo deferral.
         #expect(Adler32.checksum([UInt8](repeating: 0xFF, count: 100_000)) == 0x149A_302C)  // Python zlib.adler32
     }
+
+    @Test("CRC-32 over many 12 KiB strides (three lanes joined) equals Python's zlib.crc32")
+    func crc32LongInputs() {
+        #expect(CRC32.checksum([UInt8](repeating: 0xFF, count: 100_000)) == 0x68C6_CEC4)
+        // bytes((i*i*7 + i//3) & 255 for i in range(1 << 20))
+        let pattern = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* $0 &* 7 &+ $0 / 3) }
+        #expect(CRC32.checksum(pattern) == 0x010C_980B)
+        #expect(CRC32.checksum(pattern[12_289...], initial: CRC32.checksum(pattern[..<12_289])) == 0x010C_980B)
+    }
 }

@@ -48,4 +48,23 @@ struct DeflateSizeTests {
         let size = Deflater.compress(data[...], format: .raw).count
         #expect(size <= data.count + 5 * 2)
     }
+
+    @Test("A long incompressible stretch goes into stored blocks cheaply; text after it compresses as alone",
+          arguments: [1, 6, 9])
+    func incompressibleThenText(level: Int) throws {
+        var state: UInt64 = 1
+        let random = (0..<(1 << 20)).map { _ -> UInt8 in
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return UInt8(truncatingIfNeeded: state >> 56)
+        }
+        let text = try TestVectors.bytes("compression/gpl-3.txt")
+        let stored = Deflater.compress(random[...], format: .raw, level: level)
+        // A stored block per block of symbols (16,383), 5 bytes of framing each.
+        #expect(stored.count <= random.count + 5 * (random.count / 16_383 + 2))
+        let alone = Deflater.compress(text[...], format: .raw, level: level).count
+        let mixed = random + text
+        let both = Deflater.compress(mixed[...], format: .raw, level: level)
+        #expect(both.count <= stored.count + alone + alone / 50 + 64, "level \(level): \(both.count) vs \(stored.count) + \(alone)")
+        #expect(try Inflater.decompress(both[...], format: .raw) == mixed)
+    }
 }

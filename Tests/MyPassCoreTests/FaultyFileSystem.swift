@@ -8,7 +8,7 @@ import MyPassKDBX
 final class FaultyFileSystem: VaultFileSystem, @unchecked Sendable {
     enum Operation: String, CaseIterable, Sendable {
         case resolve, status, readFile, lock, createExclusive, write, synchronize, rename, link, synchronizeDirectory, remove
-        case isWritable, statusOfHandle, contentsOfDirectory, openForReading, read
+        case isWritable, statusOfHandle, contentsOfDirectory, openForReading, read, exchange
     }
 
     private let base = SystemFileSystem()
@@ -21,6 +21,8 @@ final class FaultyFileSystem: VaultFileSystem, @unchecked Sendable {
     private var created: [VaultFileHandle: String] = [:]
     private var recorded: [Operation] = []
     private var failingCall: Int?
+    private var exchanges = true
+    private var hook: (@Sendable (Operation, String) -> Void)?
 
     /// Makes every later call of `operation` fail with an I/O error.
     func fail(_ operation: Operation) { guardLock.withLock { _ = failing.insert(operation) } }
@@ -45,6 +47,20 @@ final class FaultyFileSystem: VaultFileSystem, @unchecked Sendable {
         set { guardLock.withLock { flipPosition = newValue } }
     }
 
+    /// Whether ``exchange(_:with:)`` exchanges (the system's answer) or answers that it cannot (a
+    /// platform without an atomic exchange: the save renames).
+    var supportsExchange: Bool {
+        get { guardLock.withLock { exchanges } }
+        set { guardLock.withLock { exchanges = newValue } }
+    }
+
+    /// Runs before every call (but `close`) with its operation and path (`""` for a handle's):
+    /// how a test makes another program act at a chosen moment of a save.
+    var beforeCall: (@Sendable (Operation, String) -> Void)? {
+        get { guardLock.withLock { hook } }
+        set { guardLock.withLock { hook = newValue } }
+    }
+
     /// Makes call number `index` (0 = the next call, of any operation but `close`) fail, once.
     func failCall(_ index: Int) {
         guardLock.withLock {
@@ -62,7 +78,8 @@ final class FaultyFileSystem: VaultFileSystem, @unchecked Sendable {
     /// How often `operation` was called.
     func count(_ operation: Operation) -> Int { guardLock.withLock { calls[operation, default: 0] } }
 
-    private func enter(_ operation: Operation) throws(CoreError) {
+    private func enter(_ operation: Operation, _ path: String = "") throws(CoreError) {
+        beforeCall?(operation, path)
         let fails = guardLock.withLock { () -> Bool in
             calls[operation, default: 0] += 1
             recorded.append(operation)
@@ -72,12 +89,12 @@ final class FaultyFileSystem: VaultFileSystem, @unchecked Sendable {
     }
 
     func resolve(_ path: String) throws(CoreError) -> String {
-        try enter(.resolve)
+        try enter(.resolve, path)
         return try base.resolve(path)
     }
 
     func status(_ path: String) throws(CoreError) -> VaultFileStatus? {
-        try enter(.status)
+        try enter(.status, path)
         return try base.status(path)
     }
 
@@ -87,12 +104,12 @@ final class FaultyFileSystem: VaultFileSystem, @unchecked Sendable {
     }
 
     func readFile(_ path: String, maxBytes: Int) throws(CoreError) -> [UInt8] {
-        try enter(.readFile)
+        try enter(.readFile, path)
         return try base.readFile(path, maxBytes: maxBytes)
     }
 
     func openForReading(_ path: String) throws(CoreError) -> VaultFileHandle {
-        try enter(.openForReading)
+        try enter(.openForReading, path)
         return try base.openForReading(path)
     }
 
@@ -102,7 +119,7 @@ final class FaultyFileSystem: VaultFileSystem, @unchecked Sendable {
     }
 
     func lock(_ path: String, timeoutSeconds: Double) throws(CoreError) -> VaultFileHandle {
-        try enter(.lock)
+        try enter(.lock, path)
         return try base.lock(path, timeoutSeconds: timeoutSeconds)
     }
 
@@ -112,7 +129,7 @@ final class FaultyFileSystem: VaultFileSystem, @unchecked Sendable {
     }
 
     func createExclusive(_ path: String, permissions: UInt32, owner: (userID: UInt32, groupID: UInt32)?) throws(CoreError) -> VaultFileHandle {
-        try enter(.createExclusive)
+        try enter(.createExclusive, path)
         let handle = try base.createExclusive(path, permissions: permissions, owner: owner)
         guardLock.withLock { created[handle] = path }
         return handle
@@ -152,28 +169,34 @@ final class FaultyFileSystem: VaultFileSystem, @unchecked Sendable {
     func close(_ handle: VaultFileHandle) { base.close(handle) }
 
     func rename(_ source: String, to destination: String) throws(CoreError) {
-        try enter(.rename)
+        try enter(.rename, destination)
         try base.rename(source, to: destination)
     }
 
+    func exchange(_ source: String, with destination: String) throws(CoreError) -> Bool {
+        try enter(.exchange, destination)
+        guard supportsExchange else { return false }
+        return try base.exchange(source, with: destination)
+    }
+
     func link(_ source: String, to destination: String) throws(CoreError) {
-        try enter(.link)
+        try enter(.link, destination)
         beforeLink?(destination)
         try base.link(source, to: destination)
     }
 
     func synchronizeDirectory(_ path: String) throws(CoreError) {
-        try enter(.synchronizeDirectory)
+        try enter(.synchronizeDirectory, path)
         try base.synchronizeDirectory(path)
     }
 
     func remove(_ path: String) throws(CoreError) {
-        try enter(.remove)
+        try enter(.remove, path)
         try base.remove(path)
     }
 
     func contentsOfDirectory(_ path: String) throws(CoreError) -> [String] {
-        try enter(.contentsOfDirectory)
+        try enter(.contentsOfDirectory, path)
         return try base.contentsOfDirectory(path)
     }
 }

@@ -151,4 +151,59 @@ struct ImportExportTests {
         let table = try CSVTable(parsing: "\u{FEFF}\"a\",\"b \"\"q\"\"\"\r\n\r\n\"multi\nline\",x\n")
         #expect(table.records == [CSVTable.Record(fields: ["a", "b \"q\""], line: 1), CSVTable.Record(fields: ["multi\nline", "x"], line: 3)])
     }
+
+    @Test("Bitwarden passkeys (fido2Credentials) become KeePassXC passkey fields; the ones that cannot are named in warnings")
+    func bitwardenPasskeys() throws {
+        let contents = try read("bitwarden-passkeys.json", .bitwardenJSON)
+        let json = try #require(try parseJSON(try TestVectors.text("import/bitwarden-passkeys.json")) as? [String: Any])
+        let items = try #require(json["items"] as? [[String: Any]])
+        func keyValue(_ item: Int, _ credential: Int = 0) throws -> [UInt8] {
+            let login = try #require(items[item]["login"] as? [String: Any])
+            let credentials = try #require(login["fido2Credentials"] as? [[String: Any]])
+            return try Base64URL.decode(try #require(credentials[credential]["keyValue"] as? String))
+        }
+        let example = try #require(entry(contents.root, ["Web"], "Example"))
+        let passkey = try #require(try example.passkey())
+        #expect(passkey.credentialID == [UInt8](hex: "3f2a9c4e51b74d089e6a0c1d2e3f4a5b"))
+        #expect(passkey.relyingParty == "example.com" && passkey.username == "sam" && passkey.userHandle == Array("user-handle-sam-1".utf8))
+        #expect(passkey.privateKey.pkcs8DER.withUnsafeBytes { Array($0) } == (try keyValue(0)))
+        #expect(example.password.revealed == "ex-Passw0rd" && example.url == "https://example.com/login" && example.tags == ["Passkey"])
+        #expect(example.field(named: PasskeyFieldNames.privateKeyPEM)?.isProtected == true)
+        let only = try #require(entry(contents.root, [], "Passkey only"))
+        let onlyKey = try #require(try only.passkey())
+        #expect(onlyKey.credentialID == Array(0..<32) && onlyKey.userHandle == [1, 2, 3, 4])
+        #expect(only.userName == "alice" && only.url == "https://login.example.org")
+        let two = try #require(entry(contents.root, [], "Two passkeys"))
+        #expect(try two.passkey()?.username == "bob")
+        #expect(try two.passkey()?.privateKey.pkcs8DER.withUnsafeBytes { Array($0) } == (try keyValue(2)))
+        let unreadable = try #require(entry(contents.root, [], "Unreadable passkey"))
+        #expect(!unreadable.hasPasskey && unreadable.password.revealed == "c-Pw")
+        #expect(contents.warnings == [
+            "item 'Two passkeys' (line 124): passkey 2 of 2 (two.example.net) was not imported: an entry holds one passkey",
+            "item 'Unreadable passkey' (line 168): its passkey (broken.example.com) was not imported: its keyValue is not a P-256 private key in PKCS#8",
+        ])
+        // The other Bitwarden exports have no passkey and nothing to warn about.
+        #expect(try read("bitwarden.json", .bitwardenJSON).warnings.isEmpty)
+    }
+
+    @Test("The format of an export from its name and first bytes, the content winning")
+    func formatDetection() throws {
+        func detect(_ name: String?, _ text: String) -> String {
+            guard let found = VaultImport.detectFormat(fileName: name, bytes: Array(text.utf8)) else { return "none" }
+            return "\(found.format.rawValue) \(found.byExtension) \(found.byContent) \(found.contradictedExtension?.rawValue ?? "-")"
+        }
+        let csv = try TestVectors.text("import/demo-keepassxc.csv")
+        #expect(detect("export.json", "{\"items\": []}") == "bitwarden-json true true -")
+        #expect(detect(nil, "\u{FEFF}\n  {") == "bitwarden-json false true -")
+        #expect(detect("Export.CSV", csv) == "keepassxc-csv true true -")
+        #expect(detect("export.txt", csv) == "keepassxc-csv false true -")
+        #expect(detect("export.txt", "Group,Title,Username,Password,URL,Notes,TOTP,Icon,Last Modified,Created\n") == "keepassxc-csv false true -")
+        #expect(detect("a.xml", "<?xml version=\"1.0\"?><KeePassFile>") == "keepass-xml true true -")
+        #expect(detect("a.json", "<KeePassFile>") == "keepass-xml false true bitwarden-json")
+        #expect(detect("a.csv", "") == "keepassxc-csv true false -")
+        #expect(detect("a.csv", "name,login_uri\n") == "keepassxc-csv true false -")
+        #expect(detect("a.dat", "name,login_uri\n") == "none")
+        #expect(detect("dir.json/file", "") == "none")
+        #expect(detect(nil, "<html>") == "none")
+    }
 }

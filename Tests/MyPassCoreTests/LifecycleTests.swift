@@ -139,7 +139,7 @@ struct LifecycleTests {
     }
 
     @Test("A create failing at any file operation leaves nothing at the path and no staging file",
-          arguments: [FaultyFileSystem.Operation.createExclusive, .lock, .write, .synchronize, .readFile, .rename, .link])
+          arguments: [FaultyFileSystem.Operation.createExclusive, .lock, .write, .synchronize, .readFile, .exchange, .link])
     func createFailureLeavesNothing(_ operation: FaultyFileSystem.Operation) throws {
         let dir = try TempDirectory()
         let vault = try NewVaultSettings(name: "v", kdf: Self.cheapKDF, unlockSeconds: nil).makeVault(now: now)

@@ -154,15 +154,18 @@ struct MergeScenarioTests {
         #expect(reverse.changes.isEmpty)
     }
 
-    @Test func movedAfterDeletionLives() throws {
+    /// KeePass's `ApplyDeletions` looks at the modification time only: a move after the deletion
+    /// (which changes `LocationChanged`, not the data) does not save the object.
+    @Test func movedAfterDeletionGoes() throws {
         let base = MergeBase().vault
         var local = base, remote = base
         let uuid = base.entryUUID("Bank")
         try remote.deleteEntry(uuid, now: t(2))
         try local.moveEntry(uuid, to: local.groupUUID("Work"), now: t(3))
         let result = try merge(local, remote)
-        #expect(result.vault.parentName(ofEntry: "Bank") == "Work")
-        #expect(result.vault.deletedObjects.isEmpty)
+        #expect(result.vault.entry(withUUID: uuid) == nil)
+        #expect(result.vault.deletedObjects.map(\.uuid) == [uuid])
+        #expect(kinds(result) == ["deleted entry Work/Bank"])
     }
 
     @Test func deletedGroupThatReceivedAnEntryLives() throws {
@@ -269,20 +272,81 @@ struct MergeScenarioTests {
         #expect(kinds(result) == ["updated group Job"])
     }
 
-    @Test func sameTimeDifferentContentIsAConflict() throws {
+    /// A tie: KeePass takes the remote state (`AssignProperties` returns only when the source is
+    /// older); we keep the local state in the history, since the two really differ.
+    @Test func sameTimeDifferentContentTakesRemoteAndKeepsLocalInHistory() throws {
         let base = MergeBase().vault
         var local = base, remote = base
         local.edit("B", at: t(4)) { $0.notes = "local" }
         remote.edit("B", at: t(4)) { $0.notes = "remote" }
         let result = try merge(local, remote)
         let merged = try #require(result.vault.entry(titled: "B"))
-        #expect(merged.notes == "local")
-        #expect(merged.history.map(\.notes) == ["", "remote"])
+        #expect(merged.notes == "remote")
+        #expect(merged.history.map(\.notes) == ["", "local"])
         #expect(result.changes.map(\.kind) == [.updated, .conflict])
         #expect(result.changes.last?.path == ["B"])
-        // Again with the result: no new conflict item in the history.
+        #expect(result.changedLocal)
+        // Again with the result: no new history item, nothing to log.
         let again = try merge(result.vault, remote)
         #expect(again.vault == result.vault)
+        #expect(again.changes.isEmpty)
+    }
+
+    @Test func sameTimeGroupTakesRemote() throws {
+        let base = MergeBase().vault
+        var local = base, remote = base
+        try local.editGroup(base.groupUUID("Personal"), now: t(4)) { $0.notes = "local" }
+        try remote.editGroup(base.groupUUID("Personal"), now: t(4)) { $0.notes = "remote" }
+        let result = try merge(local, remote)
+        #expect(result.vault.group(withUUID: base.groupUUID("Personal"))?.notes == "remote")
+        #expect(kinds(result) == ["updated group Personal", "conflict group Personal"])
+    }
+
+    /// What KeePassXC keeps or writes its own way is not data: its `_LAST_MODIFIED` custom data item,
+    /// the order of an entry's fields, the protection flag of attachments, the standard icon number
+    /// beside a custom icon. A tie that differs only there takes the remote state silently, with no
+    /// history item.
+    @Test func bookkeepingAndFieldOrderAreNoConflict() throws {
+        var base = MergeBase().vault
+        let github = base.entryUUID("GitHub"), work = base.groupUUID("Work")
+        base.edit("GitHub", at: t(1)) {
+            $0.customData = [CustomDataItem(key: "KPXC_BROWSER", value: "x")]
+            $0.attachments = [Attachment(name: "a.txt", data: Array("content".utf8), isProtected: true)]
+            $0.customIconUUID = MergeBase.uuid(800)
+            $0.iconID = 12
+        }
+        base.meta.customIcons = [CustomIcon(uuid: MergeBase.uuid(800), data: [1, 2, 3])]
+        try base.editGroup(work, now: t(1)) {
+            $0.customData = [CustomDataItem(key: "group.key", value: "g")]
+            $0.customIconUUID = MergeBase.uuid(800)
+            $0.iconID = 48
+        }
+        var local = base, remote = base
+        local.root.modifyEntry(withUUID: github) {
+            $0.customData.append(CustomDataItem(key: "_LAST_MODIFIED", value: "Mon Dec 1 10:00:00 2026 GMT"))
+            $0.fields.reverse()
+        }
+        // KeePassXC's ways: its own time stamp, attachments unprotected, icon 0 beside a custom icon.
+        remote.root.modifyEntry(withUUID: github) {
+            $0.customData.insert(CustomDataItem(key: "_LAST_MODIFIED", value: "Fri Dec 4 14:36:05 2026 GMT"), at: 0)
+            $0.attachments[0].isProtected = false
+            $0.iconID = 0
+        }
+        local.root.modifyGroup(withUUID: work) {
+            $0.customData.append(CustomDataItem(key: "_LAST_MODIFIED", value: "Mon Dec 1 10:00:00 2026 GMT"))
+        }
+        remote.root.modifyGroup(withUUID: work) {
+            $0.customData.append(CustomDataItem(key: "_LAST_MODIFIED", value: "Fri Dec 4 14:36:05 2026 GMT"))
+            $0.iconID = 0
+        }
+        let result = try merge(local, remote)
+        #expect(result.changes.isEmpty)
+        #expect(!result.changedLocal)
+        let merged = try #require(result.vault.entry(withUUID: github))
+        #expect(merged.history.count == base.entry(withUUID: github)!.history.count)
+        // The remote state is taken, as KeePass takes it (its bookkeeping and field order included).
+        #expect(merged == remote.entry(withUUID: github))
+        #expect(result.vault.group(withUUID: work)?.customData == remote.group(withUUID: work)?.customData)
     }
 
     @Test func sameTimeSameContentTakesRemoteAccessTimes() throws {
@@ -318,9 +382,11 @@ struct MergeScenarioTests {
         #expect(meta.databaseDescription == "Local description")
         #expect(meta.defaultUserName == "sam")
         #expect(meta.color == "#FF0000")
-        #expect(meta.masterKeyChanged == t(9))
+        // The merged file keeps the local key, so its change time stays local too (KeePass's
+        // `MergeInDbProperties` does not touch it).
+        #expect(meta.masterKeyChanged == MergeTimes.base)
         #expect(meta.historyMaxItems == 10)
-        #expect(result.changes.map(\.note) == ["databaseName", "defaultUserName", "color", "masterKeyChanged"])
+        #expect(result.changes.map(\.note) == ["databaseName", "defaultUserName", "color"])
     }
 
     @Test func customDataItemByItem() throws {
@@ -375,6 +441,97 @@ struct MergeScenarioTests {
         #expect(result.changes.map { "\($0.kind.rawValue) \($0.object.rawValue)" } == [
             "updated entry", "updated customIcon", "added customIcon", "deleted customIcon",
         ])
+    }
+
+    /// KeePass's `MaintainBackups` at the end of `MergeIn` trims every entry's history to the merged
+    /// vault's limits, not only those the merge touched.
+    @Test func everyHistoryTrimmed() throws {
+        var base = MergeBase().vault
+        for minute in 1...4 { base.edit("Jira", at: t(Int64(minute))) { $0.notes = "v\(minute)" } }
+        base.meta.historyMaxItems = 2
+        let result = try merge(base, base)
+        #expect(result.vault.entry(titled: "Jira")?.history.map(\.notes) == ["v2", "v3"])
+        #expect(kinds(result) == ["updated entry Work/Jira"])
+    }
+
+    /// The header's public custom data (a VariantDictionary) merges by name as in KeePass 2.48+: the
+    /// side with the newer settings wins a name both have; names of one side only are kept.
+    @Test func publicCustomDataByName() throws {
+        func dictionary(_ items: [(String, String)]) -> [UInt8] {
+            var out = VariantDictionary()
+            for (name, value) in items { out[name] = .string(value) }
+            return out.serialized()
+        }
+        let base = MergeBase().vault
+        var local = base, remote = base
+        local.format.publicCustomData = dictionary([("both", "L"), ("local", "L")])
+        remote.format.publicCustomData = dictionary([("both", "R"), ("remote", "R")])
+        let older = try VariantDictionary(parsing: try merge(local, remote).vault.format.publicCustomData[...])
+        #expect(older.items.map(\.name) == ["both", "local", "remote"])
+        #expect(older["both"] == .string("L"))
+        remote.meta.settingsChanged = t(1)
+        let newer = try VariantDictionary(parsing: try merge(local, remote).vault.format.publicCustomData[...])
+        #expect(newer["both"] == .string("R"))
+        #expect(newer["local"] == .string("L"))
+        #expect(try merge(local, local).vault.format.publicCustomData == local.format.publicCustomData)
+    }
+
+    /// KeePass's `FixCustomIconRefs`: a group, entry or history item whose custom icon the merged
+    /// vault does not hold loses the reference.
+    @Test func danglingIconReferencesCleared() throws {
+        var base = MergeBase().vault
+        let missing = MergeBase.uuid(777)
+        base.edit("Wiki", at: t(1)) { $0.customIconUUID = missing }
+        base.edit("Wiki", at: t(2)) { $0.notes = "later" }
+        try base.editGroup(base.groupUUID("Email"), now: t(1)) { $0.customIconUUID = missing }
+        let merged = try merge(base, base).vault
+        #expect(merged.entry(titled: "Wiki")?.customIconUUID == nil)
+        #expect(merged.entry(titled: "Wiki")?.history.map(\.customIconUUID) == [nil, nil])
+        #expect(merged.group(withUUID: base.groupUUID("Email"))?.customIconUUID == nil)
+    }
+
+    /// A vault below KDBX 4.1 keeps its version: custom data and icon times that the other copy
+    /// carries (KeePassXC stamps them on load and writes them in 4.1) are not taken, the values are.
+    @Test func timesTheLocalVersionCannotHoldAreNotTaken() throws {
+        for version in [KDBXVersion.v3_1, .v4_0] {
+            var local = MergeBase().vault
+            local.format.version = version
+            local.meta.customData = [CustomDataItem(key: "plugin.setting", value: "old")]
+            local.meta.customIcons = [CustomIcon(uuid: MergeBase.uuid(600), data: [1])]
+            var remote = local
+            remote.format.version = .v4_1
+            remote.meta.customData = [CustomDataItem(key: "plugin.setting", value: "new", lastModification: t(3)),
+                                      CustomDataItem(key: "other", value: "x", lastModification: t(3))]
+            remote.meta.customIcons = [CustomIcon(uuid: MergeBase.uuid(600), data: [2], lastModification: t(3))]
+            let merged = try merge(local, remote).vault
+            #expect(merged.meta.customData.map { "\($0.key)=\($0.value)" } == ["plugin.setting=new", "other=x"])
+            #expect(merged.meta.customData.allSatisfy { $0.lastModification == nil })
+            #expect(merged.meta.customIcons.map(\.data) == [[2]])
+            #expect(merged.meta.customIcons.allSatisfy { $0.lastModification == nil })
+            #expect(merged.minimumVersion == version)
+            // A 4.1 vault takes them.
+            local.format.version = .v4_1
+            #expect(try merge(local, remote).vault.meta.customData.allSatisfy { $0.lastModification == t(3) })
+        }
+    }
+
+    /// Two different states saved in the same second, one in each history: KeePass's union by time
+    /// keeps one of them; we keep both (the local one first), and merging again changes nothing.
+    @Test func sameSecondHistoryItemsBothKept() throws {
+        let base = MergeBase().vault
+        var local = base, remote = base
+        local.edit("Bank", at: t(2)) { $0.notes = "local" }
+        remote.edit("Bank", at: t(2)) { $0.notes = "remote" }
+        local.edit("Bank", at: t(3)) { $0.userName = "local later" }
+        remote.edit("Bank", at: t(4)) { $0.userName = "remote later" }
+        let result = try merge(local, remote)
+        let bank = try #require(result.vault.entry(titled: "Bank"))
+        #expect(bank.userName == "remote later")
+        #expect(bank.history.map(\.notes) == ["", "local", "remote", "local"])
+        #expect(bank.history.map(\.userName) == ["bank", "bank", "bank", "local later"])
+        let again = try merge(result.vault, remote)
+        #expect(again.vault == result.vault)
+        #expect(again.changes.isEmpty)
     }
 
     @Test func attachmentsSharedByContent() throws {

@@ -146,4 +146,64 @@ struct PathRulesTests {
         #expect(try s.vault.editEntry(twinUUID, applying: patch, now: t1))
         #expect(try s.vault.resolveEntry(path: "Work/GitHub").entry.userName == "alice")
     }
+
+    @Test("a bare title names the one entry with it outside the recycle bin; several are listed by path; suggestions name paths")
+    func bareTitles() throws {
+        var s = SampleVault()
+        #expect(try s.vault.resolveEntry(path: "Mail").path == ["Work", "Email", "Mail"])
+        #expect(try s.vault.resolveEntry(path: "Inner").path == ["Hidden", "Child", "Inner"])
+        #expect(try s.vault.resolveEntry(path: "Root Entry").path == ["Root Entry"])
+        #expect(Vault.isBareTitle("GitHub") && Vault.isBareTitle("CI\\/CD") && !Vault.isBareTitle("/GitHub") && !Vault.isBareTitle("Work/GitHub"))
+        func reason(_ path: String) -> String {
+            do {
+                _ = try s.vault.resolveEntry(path: path)
+                return "resolved"
+            } catch {
+                return "\(error.code): \(error.reason)"
+            }
+        }
+        // A leading / anchors the path at the root: no search by title, but the entry is suggested.
+        #expect(reason("/Mail") == "notFound: no entry '/Mail'; did you mean 'Work/Email/Mail'?")
+        // An entry only the recycle bin has is not taken (rm would delete it for good), but suggested.
+        #expect(reason("Old") == "notFound: no entry 'Old'; did you mean 'Recycle Bin/Old'?")
+        #expect(reason("mail") == "notFound: no entry 'mail'; did you mean 'Work/Email/Mail'?")
+        #expect(reason("GitHb") == "notFound: no entry 'GitHb'; did you mean 'Work/GitHub'?")
+        #expect(reason("Personal/GitHub") == "notFound: no entry 'Personal/GitHub'; did you mean 'Work/GitHub'?")
+        var twin = Entry()
+        twin.title = "GitHub"
+        twin.userName = "ops"
+        let twinUUID = try s.vault.addEntry(twin, to: s.personal, now: t1)
+        let first = s.uuid(ofEntry: "GitHub")
+        #expect(reason("GitHub") == "ambiguous: 'GitHub' names 2 entries; give its path or UUID: "
+            + "Work/GitHub (\(first.hexString), user name 'alice'), Personal/GitHub (\(twinUUID.hexString), user name 'ops')")
+        #expect(try s.vault.resolveEntry(path: "Personal/GitHub").entry.uuid == twinUUID)
+        // A root entry of that title is the path typed: it is taken.
+        var rootTwin = Entry()
+        rootTwin.title = "GitHub"
+        let rootUUID = try s.vault.addEntry(rootTwin, to: s.root, now: t1)
+        #expect(try s.vault.resolveEntry(path: "GitHub").entry.uuid == rootUUID)
+    }
+
+    @Test("a field name is found exactly, else in any case; a miss suggests close names or lists the fields")
+    func fieldNames() throws {
+        var entry = Entry()
+        entry.title = "Router"
+        entry.userName = "admin"
+        entry.setValue("1234", for: "PIN", isProtected: true)
+        #expect(try entry.resolveField(named: "username").key == "UserName")
+        #expect(try entry.resolveField(named: "title").value == "Router")
+        #expect(try entry.resolveField(named: "pin").key == "PIN")
+        func reason(_ name: String) -> String {
+            do {
+                return try entry.resolveField(named: name).key
+            } catch {
+                return "\(error.code): \(error.reason)"
+            }
+        }
+        #expect(reason("usrname") == "notFound: no field 'usrname'; did you mean 'UserName'?")
+        #expect(reason("zzz") == "notFound: no field 'zzz'; its fields: 'Title', 'UserName', 'PIN'")
+        entry.setValue("5678", for: "Pin", isProtected: true)
+        #expect(reason("pin") == "ambiguous: 'pin' matches the fields 'PIN' and 'Pin'; give the name exactly")
+        #expect(reason("Pin") == "Pin")
+    }
 }

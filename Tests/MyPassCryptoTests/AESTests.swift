@@ -5,8 +5,9 @@ import Testing
 
 /// Raw CBC (no padding) through the public streaming API: `update` on whole blocks returns
 /// exactly the CBC ciphertext of those blocks.
-func rawCBCEncrypt(_ plaintext: [UInt8], key: [UInt8], iv: [UInt8], seed: UInt64) throws -> [UInt8] {
-    var encryptor = try AESCBCEncryptor(key: key, iv: iv)
+func rawCBCEncrypt(_ plaintext: [UInt8], key: [UInt8], iv: [UInt8], seed: UInt64,
+                   backend: AESBackend = .portable) throws -> [UInt8] {
+    var encryptor = try AESCBCEncryptor(key: key, iv: iv, backend: backend)
     var out: [UInt8] = []
     for piece in randomSplits(plaintext, seed: seed) { out += encryptor.update(piece) }
     return out
@@ -14,11 +15,12 @@ func rawCBCEncrypt(_ plaintext: [UInt8], key: [UInt8], iv: [UInt8], seed: UInt64
 
 /// Raw CBC decryption through the padded API: append one block that decrypts to a full padding
 /// block (E(0x10... ^ last ciphertext block)), so `finalize` strips exactly that block.
-func rawCBCDecrypt(_ ciphertext: [UInt8], key: [UInt8], iv: [UInt8], seed: UInt64) throws -> [UInt8] {
-    let aes = try AES256(key: key)
+func rawCBCDecrypt(_ ciphertext: [UInt8], key: [UInt8], iv: [UInt8], seed: UInt64,
+                   backend: AESBackend = .portable) throws -> [UInt8] {
+    let aes = try AES256(key: key, backend: backend)
     let last = ciphertext.count >= 16 ? Array(ciphertext.suffix(16)) : iv
     let padBlock = aes.encrypt(block: xorBytes(last, [UInt8](repeating: 16, count: 16)))
-    var decryptor = try AESCBCDecryptor(key: key, iv: iv)
+    var decryptor = try AESCBCDecryptor(key: key, iv: iv, backend: backend)
     var out: [UInt8] = []
     for piece in randomSplits(ciphertext + padBlock, seed: seed) { out += decryptor.update(piece) }
     out += try decryptor.finalize()
@@ -41,17 +43,17 @@ func bytes(of block: AES256.Block) -> [UInt8] {
     withUnsafeBytes(of: block) { Array($0) }
 }
 
-@Suite("AES-256 NIST CAVP")
+@Suite("AES-256 NIST CAVP, on every backend")
 struct AESCAVPTests {
     static let ecbKAT = ["ECBGFSbox256.rsp", "ECBKeySbox256.rsp", "ECBVarKey256.rsp", "ECBVarTxt256.rsp", "ECBMMT256.rsp"]
     static let cbcKAT = ["CBCGFSbox256.rsp", "CBCKeySbox256.rsp", "CBCVarKey256.rsp", "CBCVarTxt256.rsp", "CBCMMT256.rsp"]
 
-    @Test("ECB known answers (GFSbox, KeySbox, VarKey, VarTxt, MMT)", arguments: ecbKAT)
-    func ecb(file: String) throws {
+    @Test("ECB known answers (GFSbox, KeySbox, VarKey, VarTxt, MMT)", arguments: ecbKAT, TestBackends.aes)
+    func ecb(file: String, backend: AESBackend) throws {
         let records = try cavpRecords(file)
         #expect(records.count >= 10)
         for r in records {
-            let aes = try AES256(key: r.key)
+            let aes = try AES256(key: r.key, backend: backend)
             var output: [UInt8] = []
             let input = r.encrypt ? r.plaintext : r.ciphertext
             for start in stride(from: 0, to: input.count, by: 16) {
@@ -63,27 +65,27 @@ struct AESCAVPTests {
         }
     }
 
-    @Test("CBC known answers, input split at random points", arguments: cbcKAT)
-    func cbc(file: String) throws {
+    @Test("CBC known answers, input split at random points", arguments: cbcKAT, TestBackends.aes)
+    func cbc(file: String, backend: AESBackend) throws {
         let records = try cavpRecords(file)
         #expect(records.count >= 10)
         for (n, r) in records.enumerated() {
             if r.encrypt {
-                let ct = try rawCBCEncrypt(r.plaintext, key: r.key, iv: r.iv, seed: UInt64(n + 1))
+                let ct = try rawCBCEncrypt(r.plaintext, key: r.key, iv: r.iv, seed: UInt64(n + 1), backend: backend)
                 #expect(ct == r.ciphertext, "\(r.testDescription)")
             } else {
-                let pt = try rawCBCDecrypt(r.ciphertext, key: r.key, iv: r.iv, seed: UInt64(n + 7))
+                let pt = try rawCBCDecrypt(r.ciphertext, key: r.key, iv: r.iv, seed: UInt64(n + 7), backend: backend)
                 #expect(pt == r.plaintext, "\(r.testDescription)")
             }
         }
     }
 
-    @Test("ECB Monte Carlo: 1000 chained blocks per record")
-    func ecbMonteCarlo() throws {
+    @Test("ECB Monte Carlo: 1000 chained blocks per record", arguments: TestBackends.aes)
+    func ecbMonteCarlo(backend: AESBackend) throws {
         let records = try cavpRecords("ECBMCT256.rsp")
         #expect(records.count == 200)
         for r in records {
-            let aes = try AES256(key: r.key)
+            let aes = try AES256(key: r.key, backend: backend)
             var block = tupleBlock(r.encrypt ? r.plaintext : r.ciphertext)
             for _ in 0..<1000 {
                 if r.encrypt { aes.encryptBlock(&block) } else { aes.decryptBlock(&block) }
@@ -93,12 +95,12 @@ struct AESCAVPTests {
         }
     }
 
-    @Test("CBC Monte Carlo (AESAVS 6.4.2): 1000 chained blocks per record")
-    func cbcMonteCarlo() throws {
+    @Test("CBC Monte Carlo (AESAVS 6.4.2): 1000 chained blocks per record", arguments: TestBackends.aes)
+    func cbcMonteCarlo(backend: AESBackend) throws {
         let records = try cavpRecords("CBCMCT256.rsp")
         #expect(records.count == 200)
         for r in records {
-            let aes = try AES256(key: r.key)
+            let aes = try AES256(key: r.key, backend: backend)
             if r.encrypt {
                 // CT[j] = E(PT[j] ^ CV); PT[j+1] = CV (the IV first, then CT[j-1]); CV = CT[j].
                 var pt = r.plaintext, cv = r.iv
@@ -149,45 +151,46 @@ struct WycheproofCBCCase: CustomTestStringConvertible, Sendable {
     }
 }
 
-@Suite("AES-256-CBC with PKCS#7")
+@Suite("AES-256-CBC with PKCS#7, on every backend")
 struct AESCBCPaddingTests {
-    @Test("Wycheproof aes_cbc_pkcs5: valid cases round-trip, invalid padding is rejected")
-    func wycheproof() throws {
+    @Test("Wycheproof aes_cbc_pkcs5: valid cases round-trip, invalid padding is rejected", arguments: TestBackends.aes)
+    func wycheproof(backend: AESBackend) throws {
         let cases = try WycheproofCBCCase.load()
         #expect(cases.count == 72)
         #expect(cases.filter { !$0.valid }.count > 40)
         for c in cases {
             if c.valid {
-                #expect(try AESCBC.encrypt(c.message, key: c.key, iv: c.iv) == c.ciphertext, "\(c.testDescription)")
-                #expect(try AESCBC.decrypt(c.ciphertext, key: c.key, iv: c.iv) == c.message, "\(c.testDescription)")
-                var encryptor = try AESCBCEncryptor(key: c.key, iv: c.iv)
+                #expect(try AESCBC.encrypt(c.message, key: c.key, iv: c.iv, backend: backend) == c.ciphertext, "\(c.testDescription)")
+                #expect(try AESCBC.decrypt(c.ciphertext, key: c.key, iv: c.iv, backend: backend) == c.message, "\(c.testDescription)")
+                var encryptor = try AESCBCEncryptor(key: c.key, iv: c.iv, backend: backend)
                 #expect(try stream(&encryptor, randomSplits(c.message, seed: UInt64(c.id))) == c.ciphertext)
-                var decryptor = try AESCBCDecryptor(key: c.key, iv: c.iv)
+                var decryptor = try AESCBCDecryptor(key: c.key, iv: c.iv, backend: backend)
                 #expect(try stream(&decryptor, randomSplits(c.ciphertext, seed: UInt64(c.id) + 99)) == c.message)
-                var sliced = try AESCBCDecryptor(key: c.key, iv: c.iv)
+                var sliced = try AESCBCDecryptor(key: c.key, iv: c.iv, backend: backend)
                 #expect(try stream(&sliced, [offsetSlice(c.ciphertext)]) == c.message)
             } else {
                 #expect(throws: CryptoError.self, "\(c.testDescription)") {
-                    try AESCBC.decrypt(c.ciphertext, key: c.key, iv: c.iv)
+                    try AESCBC.decrypt(c.ciphertext, key: c.key, iv: c.iv, backend: backend)
                 }
-                var decryptor = try AESCBCDecryptor(key: c.key, iv: c.iv)
+                var decryptor = try AESCBCDecryptor(key: c.key, iv: c.iv, backend: backend)
                 #expect(throws: CryptoError.self) { try stream(&decryptor, randomSplits(c.ciphertext, seed: 5)) }
             }
         }
     }
 
-    @Test("Streaming matches one-shot for every length 0...300 and any chunking; slices not at 0")
-    func streamingRoundTrip() throws {
+    @Test("Streaming matches one-shot for every length 0...300 and any chunking; slices not at 0",
+          arguments: TestBackends.aes)
+    func streamingRoundTrip(backend: AESBackend) throws {
         let key = pseudoRandomBytes(32, seed: 1), iv = pseudoRandomBytes(16, seed: 2)
         for length in 0...300 {
             let message = pseudoRandomBytes(length, seed: UInt64(length) + 10)
-            let oneShot = try AESCBC.encrypt(message, key: key, iv: iv)
+            let oneShot = try AESCBC.encrypt(message, key: key, iv: iv, backend: backend)
             #expect(oneShot.count == (length / 16 + 1) * 16)
-            var encryptor = try AESCBCEncryptor(key: key, iv: iv)
+            var encryptor = try AESCBCEncryptor(key: key, iv: iv, backend: backend)
             #expect(try stream(&encryptor, randomSplits(message, seed: UInt64(length), maxPiece: 40)) == oneShot)
-            var sliced = try AESCBCEncryptor(key: key, iv: iv)
+            var sliced = try AESCBCEncryptor(key: key, iv: iv, backend: backend)
             #expect(try stream(&sliced, [offsetSlice(message)]) == oneShot)
-            var decryptor = try AESCBCDecryptor(key: key, iv: iv)
+            var decryptor = try AESCBCDecryptor(key: key, iv: iv, backend: backend)
             #expect(try stream(&decryptor, randomSplits(oneShot, seed: UInt64(length) * 3, maxPiece: 70)) == message)
         }
     }

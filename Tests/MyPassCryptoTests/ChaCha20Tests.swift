@@ -1,3 +1,4 @@
+import MyPassBytes
 import MyPassCrypto
 import MyPassTestSupport
 import Testing
@@ -85,5 +86,23 @@ struct ChaCha20Tests {
         #expect(out == Array(long[0..<out.count]))
         #expect(throws: CryptoError(.invalidKeySize)) { try ChaCha20(key: [1], nonce: nonce) }
         #expect(throws: CryptoError(.invalidNonceSize)) { try ChaCha20(key: key, nonce: [1, 2, 3, 4, 5, 6, 7, 8]) }
+    }
+
+    @Test("ChaCha20PadSource: pads follow one keystream (never repeated), and two sources differ")
+    func padSource() {
+        let source = ChaCha20PadSource(), other = ChaCha20PadSource()
+        func pad(_ from: ChaCha20PadSource, _ count: Int) -> [UInt8] {
+            var bytes = [UInt8](repeating: 0xAA, count: count)
+            bytes.withUnsafeMutableBytes { from.fill($0) }
+            return bytes
+        }
+        let first = pad(source, 64), second = pad(source, 64), third = pad(source, 3)
+        #expect(first != second && first != pad(other, 64))
+        #expect(!first.allSatisfy { $0 == 0xAA } && Set(first + second).count > 64)
+        // A later pad continues the keystream; it does not start it again.
+        #expect(Array(first.prefix(3)) != third)
+        var pads = ChaCha20PadSource()
+        let value = Array("correct horse".utf8).withUnsafeBytes { ProtectedString(utf8: $0, pads: &pads) }
+        #expect(value.revealed == "correct horse")
     }
 }

@@ -96,6 +96,40 @@ struct ConstantTimeTests {
         #expect(abs(t) < Self.threshold)
     }
 
+    @Test("hardware AES-256 (AES-NI, ARMv8) block encryption and decryption: a fixed and random blocks under one key",
+          arguments: TestBackends.hardwareAES)
+    func hardwareAES(backend: AESBackend) throws {
+        let aes = try AES256(key: randomBytes(32), backend: backend)
+        let fixedBlock = randomBytes(16)
+        let encryption = TimingLeak.measure(samples: samples(20000), repetitions: 8) { fixed in
+            fixed ? fresh(fixedBlock) : randomBytes(16)
+        } run: { block in
+            blackHole(aes.encrypt(block: block))
+        }
+        report("AES-256 encrypt (\(backend.name))", encryption)
+        let decryption = TimingLeak.measure(samples: samples(20000), repetitions: 8) { fixed in
+            fixed ? fresh(fixedBlock) : randomBytes(16)
+        } run: { block in
+            blackHole(aes.decrypt(block: block))
+        }
+        report("AES-256 decrypt (\(backend.name))", decryption)
+        #expect(abs(encryption) < Self.threshold && abs(decryption) < Self.threshold)
+    }
+
+    @Test("AES-KDF rounds on the hardware backend: a fixed and random composite keys under one seed",
+          arguments: TestBackends.hardwareAES)
+    func hardwareAESKDFRounds(backend: AESBackend) {
+        let seed = randomBytes(32)
+        let fixedKey = randomBytes(32)
+        let t = TimingLeak.measure(samples: samples(10000), repetitions: 1) { fixed in
+            fixed ? fresh(fixedKey) : randomBytes(32)
+        } run: { key in
+            blackHole(try? AESKDF.transformRaw(key: key, seed: seed, rounds: 1024, backend: backend))
+        }
+        report("AES-KDF, 1,024 rounds (\(backend.name))", t)
+        #expect(abs(t) < Self.threshold)
+    }
+
     @Test("P-256 variable-base scalar multiplication: a fixed and random scalars")
     func p256ScalarMultiplication() {
         let fixedScalar = randomBytes(32)

@@ -4,14 +4,19 @@ import MyPassTestSupport
 import Testing
 
 /// Hashes `message` one-shot, as an offset slice, and incrementally in random pieces; all three
-/// must agree (the one-shot value is returned for comparison with the vector).
-private func hashAllWays<H: HashFunction>(_: H.Type, _ message: [UInt8], seed: UInt64) -> [UInt8] {
-    let whole = H.hash(message)
-    let slice = H.hash(offsetSlice(message))
-    var incremental = H()
+/// must agree (the one-shot value is returned for comparison with the vector). `make` gives a
+/// fresh hasher (on the backend under test).
+private func hashAllWays<H: HashFunction>(_ make: () -> H, _ message: [UInt8], seed: UInt64) -> [UInt8] {
+    var one = make()
+    one.update(message)
+    let whole = one.finalize()
+    var sliced = make()
+    sliced.update(offsetSlice(message))
+    let slice = sliced.finalize()
+    var incremental = make()
     for piece in randomSplits(message, seed: seed) { incremental.update(piece) }
     let pieces = incremental.finalize()
-    var raw = H()
+    var raw = make()
     for piece in randomSplits(message, seed: seed &+ 1, maxPiece: 300) { piece.withUnsafeBytes { raw.update($0) } }
     let rawPieces = raw.finalize()
     #expect(slice == whole)
@@ -21,25 +26,25 @@ private func hashAllWays<H: HashFunction>(_: H.Type, _ message: [UInt8], seed: U
 }
 
 /// The NIST SHAVS message tests: `Len` is in bits; the `Len = 0` record has `Msg = 00`, ignored.
-private func checkMessageFile<H: HashFunction>(_ type: H.Type, _ path: String) throws -> Int {
+private func checkMessageFile<H: HashFunction>(_ make: () -> H, _ path: String) throws -> Int {
     let records = try hashResponseRecords(path).filter { $0["Len"] != nil }
     for (index, record) in records.enumerated() {
         let message = Array(record.bytes("Msg").prefix(record.int("Len") / 8))
-        let digest = hashAllWays(type, message, seed: UInt64(index + 1))
+        let digest = hashAllWays(make, message, seed: UInt64(index + 1))
         #expect(digest.hexString == record["MD"]!, "\(path) Len = \(record.int("Len"))")
     }
     return records.count
 }
 
 /// The SHAVS Monte Carlo test (SHAVS §6.4): 100 checkpoints of 1000 chained hashes.
-private func checkMonteFile<H: HashFunction>(_: H.Type, _ path: String) throws -> Int {
+private func checkMonteFile<H: HashFunction>(_ make: () -> H, _ path: String) throws -> Int {
     let records = try hashResponseRecords(path)
     var seed = records.first { $0["Seed"] != nil }!.bytes("Seed")
     var checked = 0
     for record in records where record["MD"] != nil {
         var md0 = seed, md1 = seed, md2 = seed
         for _ in 3..<1003 {
-            var hasher = H()
+            var hasher = make()
             hasher.update(md0)
             hasher.update(md1)
             hasher.update(md2)
@@ -52,27 +57,37 @@ private func checkMonteFile<H: HashFunction>(_: H.Type, _ path: String) throws -
     return checked
 }
 
-@Suite("SHA-1, SHA-256, SHA-512 against NIST SHAVS")
+@Suite("SHA-1, SHA-256, SHA-512 against NIST SHAVS, SHA-2 on every backend")
 struct HashSHATests {
     @Test func sha1ShortAndLong() throws {
-        #expect(try checkMessageFile(SHA1.self, "sha/SHA1ShortMsg.rsp") == 65)
-        #expect(try checkMessageFile(SHA1.self, "sha/SHA1LongMsg.rsp") == 64)
+        #expect(try checkMessageFile(SHA1.init, "sha/SHA1ShortMsg.rsp") == 65)
+        #expect(try checkMessageFile(SHA1.init, "sha/SHA1LongMsg.rsp") == 64)
     }
 
-    @Test func sha256ShortAndLong() throws {
-        #expect(try checkMessageFile(SHA256.self, "sha/SHA256ShortMsg.rsp") == 65)
-        #expect(try checkMessageFile(SHA256.self, "sha/SHA256LongMsg.rsp") == 64)
+    @Test(arguments: TestBackends.sha256)
+    func sha256ShortAndLong(backend: HashBackend) throws {
+        #expect(try checkMessageFile({ SHA256(backend: backend) }, "sha/SHA256ShortMsg.rsp") == 65)
+        #expect(try checkMessageFile({ SHA256(backend: backend) }, "sha/SHA256LongMsg.rsp") == 64)
     }
 
-    @Test func sha512ShortAndLong() throws {
-        #expect(try checkMessageFile(SHA512.self, "sha/SHA512ShortMsg.rsp") == 129)
-        #expect(try checkMessageFile(SHA512.self, "sha/SHA512LongMsg.rsp") == 128)
+    @Test(arguments: TestBackends.sha512)
+    func sha512ShortAndLong(backend: HashBackend) throws {
+        #expect(try checkMessageFile({ SHA512(backend: backend) }, "sha/SHA512ShortMsg.rsp") == 129)
+        #expect(try checkMessageFile({ SHA512(backend: backend) }, "sha/SHA512LongMsg.rsp") == 128)
     }
 
-    @Test func monteCarlo() throws {
-        #expect(try checkMonteFile(SHA1.self, "sha/SHA1Monte.rsp") == 100)
-        #expect(try checkMonteFile(SHA256.self, "sha/SHA256Monte.rsp") == 100)
-        #expect(try checkMonteFile(SHA512.self, "sha/SHA512Monte.rsp") == 100)
+    @Test func sha1MonteCarlo() throws {
+        #expect(try checkMonteFile(SHA1.init, "sha/SHA1Monte.rsp") == 100)
+    }
+
+    @Test(arguments: TestBackends.sha256)
+    func sha256MonteCarlo(backend: HashBackend) throws {
+        #expect(try checkMonteFile({ SHA256(backend: backend) }, "sha/SHA256Monte.rsp") == 100)
+    }
+
+    @Test(arguments: TestBackends.sha512)
+    func sha512MonteCarlo(backend: HashBackend) throws {
+        #expect(try checkMonteFile({ SHA512(backend: backend) }, "sha/SHA512Monte.rsp") == 100)
     }
 
     @Test func sizes() {

@@ -101,4 +101,22 @@ struct Salsa20Tests {
         #expect(throws: CryptoError(.invalidNonceSize)) { try Salsa20(key: [UInt8](repeating: 0, count: 32), nonce: [0]) }
         #expect(throws: CryptoError(.invalidKeySize)) { try Salsa20(key: [UInt8](repeating: 0, count: 16), nonce: [UInt8](repeating: 0, count: 8)) }
     }
+
+    @Test("Four blocks at a time equal block by block, also where the low counter word carries into the high one")
+    func fourBlockPath() throws {
+        let key = (0..<32).map { UInt8($0 * 7 + 1) }, nonce: [UInt8] = [1, 2, 3, 4, 5, 6, 7, 8]
+        for start: UInt64 in [0, 0xFFFF_FFFD, 0x1_FFFF_FFFF, 0xFFFF_FFFF_FFFF_FFFE] {
+            var whole = try Salsa20(key: key, nonce: nonce, counter: start)
+            var bulk = [UInt8](repeating: 0, count: 1024 + 37)
+            whole.apply(to: &bulk)
+            var single = try Salsa20(key: key, nonce: nonce, counter: start)
+            var blocks: [UInt8] = []
+            for _ in 0..<17 {
+                var block = [UInt8](repeating: 0, count: 64)
+                single.apply(to: &block)
+                blocks += block
+            }
+            #expect(bulk == Array(blocks.prefix(bulk.count)), "counter \(start)")
+        }
+    }
 }

@@ -10,11 +10,12 @@ import Testing
 /// code). `MYPASS_FUZZ_RECORD=1` rewrites the outcome files after the corpus changed.
 @Suite("Fuzz: every harness's corpus replayed")
 struct FuzzCorpusTests {
-    static let names = FuzzHarness.allCases.map(\.rawValue) + ["agent-frame"]
+    static let names = FuzzHarness.allCases.map(\.rawValue) + ["agent-frame", "ssh-agent-message"]
     static let corpus = TestVectors.repositoryRoot.appendingPathComponent("Fuzz/corpus")
 
     static func run(_ name: String, _ input: [UInt8]) -> String {
         if let harness = FuzzHarness(rawValue: name) { return harness.run(input).description }
+        if name == "ssh-agent-message" { return SSHAgentFuzzing.run(input) }
         return AgentFrameFuzzing.run(input)
     }
 

@@ -107,6 +107,55 @@ struct ModelStructureTests {
         #expect(String(describing: entry.field(named: "Password")!).contains("pw") == false)
     }
 
+    @Test("EntryField.hasSameValue compares UTF-8 bytes as ProtectedString's == does, flags aside")
+    func sameValue() {
+        let pairs: [(EntryField, EntryField, Bool)] = [
+            (EntryField(key: "A", value: "x"), EntryField(key: "B", value: "x"), true),
+            (EntryField(key: "A", value: "x"), EntryField(key: "A", value: "x", isProtected: true), true),
+            (EntryField(key: "A", value: "x", isProtected: true), EntryField(key: "A", value: "x", isProtected: true), true),
+            (EntryField(key: "A", value: "x", isProtected: true), EntryField(key: "A", value: "y"), false),
+            (EntryField(key: "A", value: "x"), EntryField(key: "A", value: "xx"), false),
+            (EntryField(key: "A", value: ""), EntryField(key: "A", value: "", isProtected: true), true),
+            // Canonically equivalent but different bytes (é precomposed, e + combining acute):
+            // String's == says equal, the byte comparison of protected values does not.
+            (EntryField(key: "A", value: "caf\u{E9}"), EntryField(key: "A", value: "cafe\u{301}"), false),
+            (EntryField(key: "A", value: "caf\u{E9}", isProtected: true), EntryField(key: "A", value: "cafe\u{301}"), false),
+        ]
+        for (a, b, same) in pairs {
+            #expect(a.hasSameValue(as: b) == same, "\(a.key) \(a.isProtected) \(b.isProtected) \(a.utf8Count) \(b.utf8Count)")
+            #expect(b.hasSameValue(as: a) == same)
+            #expect((a.protectedValue == b.protectedValue) == same)
+        }
+    }
+
+    @Test("The binary pool keeps one copy per content and flag, also when sizes and sampled bytes agree")
+    func binaryPoolDeduplicates() {
+        var big = (0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 9) }
+        let shared = big
+        let copy = Array(big[...])  // same bytes, storage of its own
+        big[50_100] ^= 1  // outside the bytes the fingerprint samples (start, middle, end)
+        let nearTwin = big
+        var entry = Entry()
+        entry.attachments = [
+            Attachment(name: "a", data: shared), Attachment(name: "b", data: copy), Attachment(name: "c", data: nearTwin),
+            Attachment(name: "d", data: shared, isProtected: true), Attachment(name: "e", data: []),
+            Attachment(name: "f", data: [1, 2, 3]), Attachment(name: "g", data: [1, 2, 3]),
+        ]
+        var old = entry
+        old.attachments = [Attachment(name: "a", data: shared), Attachment(name: "g", data: [1, 2, 4])]
+        entry.history = [old]
+        var vault = Vault.new(name: "pool", now: .minimum)
+        vault.root.entries = [entry]
+        let pool = BinaryPool(vault: vault)
+        // History first (KeePass's order): shared, [1, 2, 4]; then the entry's new contents.
+        #expect(pool.items.map(\.data.count) == [100_000, 3, 100_000, 100_000, 0, 3])
+        #expect(pool.items.map(\.isProtected) == [false, false, false, true, false, false])
+        #expect(pool.items[2].data == nearTwin && pool.items[5].data == [1, 2, 3])
+        #expect(entry.attachments.map { pool.reference(for: $0) } == [0, 0, 2, 3, 4, 5, 5])
+        #expect(pool.reference(for: Attachment(name: "x", data: [9])) == nil)
+        #expect(pool.reference(for: Attachment(name: "x", data: nearTwin, isProtected: true)) == nil)
+    }
+
     @Test("Tags split on , and ; and join with ;")
     func tags() {
         #expect(Entry.parseTags(" dev, 2fa;;work ;") == ["dev", "2fa", "work"])

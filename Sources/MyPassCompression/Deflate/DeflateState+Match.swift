@@ -52,6 +52,17 @@ extension DeflateState {
         return (min(bestLength, lookahead), bestStart)
     }
 
+    /// How many bytes to emit as literals without a match search after `run` literals in a row:
+    /// none for the first 256, then one more for every further 128, up to 32 (the search runs at
+    /// every 33rd byte of incompressible input). Text and XML find a match long before 256 bytes,
+    /// so they compress as zlib compresses them; data with no matches (images, archives,
+    /// encrypted files) costs little more than the stored blocks it ends up in. The skipped
+    /// bytes are not entered into the hash chains, so a later repeat of them may go unfound.
+    @inline(__always)
+    static func skipCount(_ run: Int) -> Int {
+        run <= 256 ? 0 : min((run &- 256) &>> 7, 32)
+    }
+
     /// Records a literal; returns whether the symbol buffer is full.
     @inline(__always)
     func tallyLiteral(_ byte: UInt8) -> Bool {
@@ -90,6 +101,8 @@ extension DeflateState {
         var matchStart = self.matchStart
         var prevLength = self.prevLength
         var matchAvailable = self.matchAvailable
+        var literalRun = self.literalRun
+        var skipRemaining = self.skipRemaining
         @inline(__always)
         func store() {
             self.strStart = strStart
@@ -98,11 +111,27 @@ extension DeflateState {
             self.matchStart = matchStart
             self.prevLength = prevLength
             self.matchAvailable = matchAvailable
+            self.literalRun = literalRun
+            self.skipRemaining = skipRemaining
         }
         defer { store() }
         while true {
             if lookahead < Self.minLookahead && !finishing { return }
             if lookahead == 0 { break }
+            if skipRemaining > 0 {
+                // The pending byte (no match, unsearched) goes out as a literal; the next one
+                // becomes pending, neither hashed nor searched. Each skipped byte passes the
+                // lookahead check above, as any byte does, so how the input arrives in pieces
+                // does not change the output.
+                skipRemaining &-= 1
+                if tallyLiteral(window[strStart &- 1]) {
+                    store()
+                    flushBlock(last: false)
+                }
+                strStart &+= 1
+                lookahead &-= 1
+                continue
+            }
             var hashHead = 0
             if lookahead >= minMatch { hashHead = insertString(strStart) }
             prevLength = matchLength
@@ -130,6 +159,7 @@ extension DeflateState {
                 matchAvailable = false
                 matchLength = minMatch - 1
                 strStart &+= 1
+                literalRun = 0
                 if full {
                     store()
                     flushBlock(last: false)
@@ -142,6 +172,12 @@ extension DeflateState {
                 }
                 strStart &+= 1
                 lookahead &-= 1
+                // Past a long run without a match (incompressible input), the bytes after the
+                // pending one go out as literals unsearched (see ``skipCount(_:)``).
+                if matchLength < minMatch {
+                    literalRun &+= 1
+                    skipRemaining = Self.skipCount(literalRun)
+                }
             } else {
                 matchAvailable = true
                 strStart &+= 1
@@ -162,17 +198,33 @@ extension DeflateState {
         var lookahead = self.lookahead
         var matchLength = self.matchLength
         var matchStart = self.matchStart
+        var literalRun = self.literalRun
+        var skipRemaining = self.skipRemaining
         @inline(__always)
         func store() {
             self.strStart = strStart
             self.lookahead = lookahead
             self.matchLength = matchLength
             self.matchStart = matchStart
+            self.literalRun = literalRun
+            self.skipRemaining = skipRemaining
         }
         defer { store() }
         while true {
             if lookahead < Self.minLookahead && !finishing { return }
             if lookahead == 0 { return }
+            if skipRemaining > 0 {
+                // A literal neither hashed nor searched (see ``skipCount(_:)``).
+                skipRemaining &-= 1
+                let full = tallyLiteral(window[strStart])
+                lookahead &-= 1
+                strStart &+= 1
+                if full {
+                    store()
+                    flushBlock(last: false)
+                }
+                continue
+            }
             var hashHead = 0
             if lookahead >= minMatch { hashHead = insertString(strStart) }
             if hashHead != 0 && strStart &- hashHead <= Self.maxDistance {
@@ -183,6 +235,7 @@ extension DeflateState {
             }
             let full: Bool
             if matchLength >= minMatch {
+                literalRun = 0
                 full = tallyMatch(distance: strStart &- matchStart, length: matchLength)
                 lookahead &-= matchLength
                 if matchLength <= maxInsertLength && lookahead >= minMatch {
@@ -201,6 +254,8 @@ extension DeflateState {
                 full = tallyLiteral(window[strStart])
                 lookahead &-= 1
                 strStart &+= 1
+                literalRun &+= 1
+                skipRemaining = Self.skipCount(literalRun)
             }
             if full {
                 store()

@@ -61,6 +61,10 @@ final class DeflateState {
     var matchLength = DeflateTables.minMatch - 1
     var prevLength = DeflateTables.minMatch - 1
     var matchAvailable = false
+    /// Literals emitted since the last match, and how many of the next bytes still go out as
+    /// literals without a search (see ``skipCount(_:)``).
+    var literalRun = 0
+    var skipRemaining = 0
     var sink: BitSink
 
     init(level: Int) {
@@ -121,6 +125,8 @@ final class DeflateState {
         other.matchLength = matchLength
         other.prevLength = prevLength
         other.matchAvailable = matchAvailable
+        other.literalRun = literalRun
+        other.skipRemaining = skipRemaining
         other.sink.free()
         other.sink = sink.copy()
         return other

@@ -13,7 +13,7 @@ enum HuffmanStop {
 ///
 /// - Parameters:
 ///   - cursor: the bit cursor; on `.needInput` it is restored to the start of the unfinished symbol.
-///   - window: output buffer; at least `outLimit + 266` bytes long (a match copy writes up to 7 bytes past its end).
+///   - window: output buffer; at least `outLimit + 274` bytes long (a match copy writes up to 15 bytes past its end).
 ///   - outPosition: where the next byte goes.
 ///   - streamStart: the earliest window position a distance may reach (start of the current stream).
 ///   - litLen, distance: tables built by ``HuffmanTable``.
@@ -50,7 +50,7 @@ func decodeHuffmanSymbols(
             window[op] = UInt8(truncatingIfNeeded: e >> 16)
             op &+= 1
             // Literal runs: while the bit buffer still holds a whole code, decode another literal
-            // without a refill (the window has 266 bytes of slack past outLimit).
+            // without a refill (the window has 274 bytes of slack past outLimit).
             while c.count >= 15 {
                 let next = litLen[Int(truncatingIfNeeded: c.bits & litMask)]
                 guard (next >> 8) & 7 == HuffmanTable.Kind.literal else { break }
@@ -105,13 +105,24 @@ func decodeHuffmanSymbols(
 }
 
 /// Copies `length` bytes from `distance` bytes back (the source may overlap the destination).
-/// May write up to 7 bytes past `at + length`.
+/// May write up to 15 bytes past `at + length`.
 @inline(__always)
 func copyMatch(window: UnsafeMutablePointer<UInt8>, at op: Int, distance: Int, length: Int) {
     var dst = window + op
     var src = dst - distance
     let end = dst + length
-    if distance >= 8 {
+    if distance >= 16 {
+        // 16 bytes at a time: each load reads bytes written before this match or by an earlier
+        // store of it, at least 16 back.
+        let raw = UnsafeMutableRawPointer(window)
+        var d = op
+        let e = op &+ length
+        repeat {
+            raw.storeBytes(of: UnsafeRawPointer(raw + (d &- distance)).loadUnaligned(as: SIMD16<UInt8>.self),
+                           toByteOffset: d, as: SIMD16<UInt8>.self)
+            d &+= 16
+        } while d < e
+    } else if distance >= 8 {
         let raw = UnsafeMutableRawPointer(window)
         var d = op
         var s = op &- distance

@@ -19,7 +19,7 @@ public struct Inflater: Sendable {
 
     static let windowBytes = 32768
     static let workBytes = 262_144
-    static let slackBytes = 266
+    static let slackBytes = 274
     static let outLimit = windowBytes + workBytes
 
     var phase: Phase
@@ -48,6 +48,8 @@ public struct Inflater: Sendable {
     var distanceTable: [UInt32] = []
     var codeLengthTable: [UInt32] = []
     var failure: CompressionError?
+    /// Set by the one-shot helpers, whose first input is the whole stream.
+    var isWholeStream = false
 
     /// Creates a decompressor.
     /// - Parameters:
@@ -89,8 +91,17 @@ public struct Inflater: Sendable {
         if window.isEmpty { window = SecureBytes(zeroedCount: Self.outLimit + Self.slackBytes) }
         var result: [UInt8] = []
         // Typical DEFLATE ratios are 2–5×: one allocation instead of a chain of doublings (and
-        // their page faults) for whole-stream calls. Bounded by the input size, not by its claims.
-        result.reserveCapacity(min(input.count < 1 << 26 ? input.count * 4 : 1 << 28, maxOutputBytes - totalOutput))
+        // their copies, wipes and page faults) for whole-stream calls. A gzip stream handed over
+        // whole (the one-shot helpers) says its size in its last 4 bytes (ISIZE): that is believed
+        // up to what the input could really hold (DEFLATE expands at most 1032×) and 256 MiB,
+        // never past the limit.
+        var estimate = input.count < 1 << 26 ? input.count * 4 : 1 << 28
+        if isWholeStream, format == .gzip, phase == .header, totalOutput == 0, pending.isEmpty, input.count >= 18 {
+            let end = input.endIndex
+            let claimed = Int(input[end - 4]) | Int(input[end - 3]) << 8 | Int(input[end - 2]) << 16 | Int(input[end - 1]) << 24
+            estimate = max(estimate, min(claimed, input.count < 1 << 18 ? input.count * 1032 : 1 << 28))
+        }
+        result.reserveCapacity(min(estimate, maxOutputBytes - totalOutput))
         let error: CompressionError?
         if pending.isEmpty {
             error = input.withUnsafeBufferPointer { process($0, final: final, into: &result) }

@@ -80,6 +80,9 @@ extension CredentialIndex {
         public let removedStaleFiles: [String]
         /// Such files found but not removable (a read-only folder, say): their paths.
         public let staleFilesLeft: [String]
+        /// The conflict copies sync engines left beside the vault (one listing of its folder; none
+        /// is read), for a note in the app: see ``VaultDocument/conflictCopies``.
+        public let conflictCopies: [ConflictCopy]
     }
 
     /// Opens the vault at `path` for AutoFill: reads the outer header, checks the memory budget
@@ -128,7 +131,11 @@ extension CredentialIndex {
                     "Argon2 needs \(memory) bytes plus a working margin of \(options.workingMarginBytes) bytes; the budget is \(budget) bytes",
                     location: path, underlying: numbers)
             }
-            transformed = try codec { () throws(KDBXError) in try options.keyDerivation.transform(key, kdf, options.limits, nil) }
+            let header = reader.header
+            transformed = try codec { () throws(KDBXError) in
+                try options.keyDerivation.transformedKey(for: key, version: header.version, kdf: kdf, masterSeed: header.masterSeed,
+                                                         limits: options.limits, progress: nil)
+            }
             ran = true
         }
         let skim = try codec { () throws(KDBXError) in
@@ -136,11 +143,12 @@ extension CredentialIndex {
             return try reader.readCredentials(keys: keys, selection: fieldSelection, source: &source)
         }
         // Only once the key opened the file, as in the full open: no one without it removes anything.
-        let stale: (removed: [String], left: [String]) = options.removesStaleTemporaryFiles
-            ? VaultDocument.removeStaleTemporaryFiles(of: realPath, fileSystem: options.fileSystem) : ([], [])
+        let beside = VaultDocument.lookBeside(realPath, removingStaleFiles: options.removesStaleTemporaryFiles,
+                                              fileSystem: options.fileSystem)
         return Opened(index: CredentialIndex(skim: skim), cachedKey: CachedTransformedKey(transformedKey: transformed, kdf: kdf),
                       ranKDF: ran, kdfMemoryBytes: memory, largestBufferBytes: skim.largestBlockBytes,
-                      fileBytes: source.bytesRead, removedStaleFiles: stale.removed, staleFilesLeft: stale.left)
+                      fileBytes: source.bytesRead, removedStaleFiles: beside.removed, staleFilesLeft: beside.left,
+                      conflictCopies: beside.conflicts)
     }
 }
 

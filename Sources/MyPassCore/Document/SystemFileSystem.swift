@@ -165,6 +165,16 @@ public struct SystemFileSystem: VaultFileSystem {
         guard posixRename(source, destination) == 0 else { throw Self.error("cannot replace the vault file", destination) }
     }
 
+    public func exchange(_ source: String, with destination: String) throws(CoreError) -> Bool {
+        guard let exchange = atomicExchange else { return false }
+        guard exchange(source, destination) == 0 else {
+            // EINVAL: the file system (or an old kernel) cannot exchange; ENOSYS: no such call.
+            if errno == EINVAL || errno == ENOSYS || errno == ENOTSUP { return false }
+            throw Self.error("cannot replace the vault file", destination)
+        }
+        return true
+    }
+
     public func link(_ source: String, to destination: String) throws(CoreError) {
         guard posixLink(source, destination) == 0 else {
             if errno == EEXIST { throw CoreError(.alreadyExists, "a file is already there; nothing was written", location: destination) }
@@ -226,6 +236,29 @@ public struct SystemFileSystem: VaultFileSystem {
         CoreError(.io, what + ": " + String(cString: strerror(code)), location: path.isEmpty ? nil : path)
     }
 }
+
+/// The C library's atomic exchange of two paths, looked up at run time (Swift's Glibc module does not
+/// declare `renameat2`, a GNU extension; Darwin's `renamex_np` likewise): `nil` where the C library
+/// lacks it.
+private typealias ExchangeFunction = @Sendable (String, String) -> Int32
+
+private let atomicExchange: ExchangeFunction? = {
+    #if os(Linux) && canImport(Glibc)
+    typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
+    guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "renameat2") else { return nil }
+    let function = unsafeBitCast(symbol, to: RenameAt2.self)
+    let exchangeFlag: UInt32 = 1 << 1  // RENAME_EXCHANGE
+    return { source, destination in function(AT_FDCWD, source, AT_FDCWD, destination, exchangeFlag) }
+    #elseif canImport(Darwin)
+    typealias RenamexNP = @convention(c) (UnsafePointer<CChar>, UnsafePointer<CChar>, UInt32) -> Int32
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: -2), "renamex_np") else { return nil }  // RTLD_DEFAULT
+    let function = unsafeBitCast(symbol, to: RenamexNP.self)
+    let swapFlag: UInt32 = 0x0000_0002  // RENAME_SWAP
+    return { source, destination in function(source, destination, swapFlag) }
+    #else
+    return nil
+    #endif
+}()
 
 // The libc functions whose names the protocol's methods shadow inside the type.
 private func posixClose(_ fd: Int32) -> Int32 { close(fd) }

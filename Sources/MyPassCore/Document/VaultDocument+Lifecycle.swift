@@ -80,11 +80,14 @@ extension VaultDocument {
             path: absolute, identity: staged.identity.relocated(to: realPath, status: published), vault: staged.vault,
             key: staged.key, fileKey: staged.fileKey, cachedKey: staged.cachedKey, options: options,
             savedVault: staged.savedVault)
-        (document.removedStaleFiles, document.staleFilesLeft) = removeStaleTemporaryFiles(of: realPath, fileSystem: fileSystem)
+        (document.removedStaleFiles, document.staleFilesLeft, document.conflictCopies)
+            = lookBeside(realPath, removingStaleFiles: true, fileSystem: fileSystem)
         return (document, report)
     }
 
-    /// Replaces the composite key (a new master password, key file, or both): the next
+    /// Replaces the composite key (a new master password, key file, challenge-response component,
+    /// or several; `CompositeKey.replacingChallengeResponse(with:)` replaces or removes the
+    /// hardware key of a key that has one and keeps the rest): the next
     /// ``save(progress:)`` encrypts the file with `newKey` under fresh seeds, after which the old
     /// key no longer opens it. `Meta/MasterKeyChanged` is set to `now` and a pending
     /// `MasterKeyChangeForceOnce` is cleared, as KeePass's Change Master Key does.

@@ -94,6 +94,10 @@ public struct VaultDocument: Sendable {
     public internal(set) var removedStaleFiles: [String] = []
     /// Stale temporary files found but not removable (a read-only directory, say): their paths.
     public internal(set) var staleFilesLeft: [String] = []
+    /// The conflict copies of the vault that sync engines left beside it, found when it was opened
+    /// (``ConflictCopy``: one listing of the folder, no copy read). Merge them with
+    /// ``mergeCopy(at:key:progress:)`` and one ``save(progress:)``.
+    public internal(set) var conflictCopies: [ConflictCopy] = []
 
     /// Whether the model differs from the file.
     public var hasUnsavedChanges: Bool { vault != savedVault }
@@ -120,8 +124,21 @@ public struct VaultDocument: Sendable {
         let identity = VaultFileIdentity(path: realPath, status: status, bytes: bytes)
         var document = VaultDocument(path: absolute, identity: identity, vault: vault, key: key, fileKey: key, cachedKey: cached,
                                      options: options, savedVault: vault)
-        (document.removedStaleFiles, document.staleFilesLeft) = removeStaleTemporaryFiles(of: realPath, fileSystem: options.fileSystem)
+        (document.removedStaleFiles, document.staleFilesLeft, document.conflictCopies)
+            = lookBeside(realPath, removingStaleFiles: true, fileSystem: options.fileSystem)
         return document
+    }
+
+    /// What an open finds beside the vault at `realPath`, from one listing of its folder: the
+    /// temporary files of killed saves (removed when `removingStaleFiles`, see
+    /// ``removeStaleTemporaryFiles(of:fileSystem:)``) and the conflict copies sync engines left
+    /// (``ConflictCopy``; none is read). Nothing when the folder cannot be listed.
+    static func lookBeside(_ realPath: String, removingStaleFiles: Bool, fileSystem: any VaultFileSystem)
+        -> (removed: [String], left: [String], conflicts: [ConflictCopy]) {
+        guard let names = try? fileSystem.contentsOfDirectory(directoryOf(realPath)) else { return ([], [], []) }
+        let stale: (removed: [String], left: [String])
+            = removingStaleFiles ? removeStaleTemporaryFiles(of: realPath, names: names, fileSystem: fileSystem) : ([], [])
+        return (stale.removed, stale.left, ConflictCopy.copies(of: realPath, among: names))
     }
 
     /// Removes the temporary files that killed saves of the vault at `realPath` left beside it.
@@ -130,6 +147,13 @@ public struct VaultDocument: Sendable {
     /// is stale. Nothing is removed when the lock is held or the directory cannot be listed.
     /// - Returns: the paths removed, and the paths found but not removable.
     static func removeStaleTemporaryFiles(of realPath: String, fileSystem: any VaultFileSystem) -> (removed: [String], left: [String]) {
+        guard let names = try? fileSystem.contentsOfDirectory(directoryOf(realPath)) else { return ([], []) }
+        return removeStaleTemporaryFiles(of: realPath, names: names, fileSystem: fileSystem)
+    }
+
+    /// ``removeStaleTemporaryFiles(of:fileSystem:)`` with the folder's listing already made.
+    static func removeStaleTemporaryFiles(of realPath: String, names: [String], fileSystem: any VaultFileSystem)
+        -> (removed: [String], left: [String]) {
         let directory = directoryOf(realPath)
         let prefix = temporaryFilePrefix(for: realPath)
         // `PREFIX<16 hex>.tmp` (a save's), or `.PREFIX<16 hex>.tmp.mypass-<16 hex>.tmp` (the save
@@ -145,7 +169,6 @@ public struct VaultDocument: Sendable {
             }
             return isRandomPart(name.dropFirst(prefix.count).dropLast(temporaryFileSuffix.count))
         }
-        guard let names = try? fileSystem.contentsOfDirectory(directory) else { return ([], []) }
         let stale = names.filter(isOurs).sorted()
         guard !stale.isEmpty, let lock = try? fileSystem.lock(realPath, timeoutSeconds: 0) else { return ([], []) }
         defer { fileSystem.close(lock) }
@@ -235,7 +258,9 @@ public struct VaultDocument: Sendable {
             if let cachedKey, cachedKey.isValid(for: kdf) {
                 transformed = cachedKey.transformedKey
             } else {
-                transformed = try options.keyDerivation.transform(key, kdf, options.limits, progress)
+                transformed = try options.keyDerivation.transformedKey(for: key, version: reader.header.version, kdf: kdf,
+                                                                       masterSeed: reader.header.masterSeed,
+                                                                       limits: options.limits, progress: progress)
             }
             let keys = try reader.keys(transformedKey: transformed)
             let vault = try reader.readVault(keys: keys)

@@ -95,6 +95,15 @@ public protocol VaultFileSystem: Sendable {
     func close(_ handle: VaultFileHandle)
     /// Renames `source` over `destination` in one atomic step (`rename(2)`; same directory).
     func rename(_ source: String, to destination: String) throws(CoreError)
+    /// Exchanges the files at `source` and `destination` in one atomic step (same directory; Linux
+    /// `renameat2(2)` with `RENAME_EXCHANGE`, Darwin `renamex_np(2)` with `RENAME_SWAP`): unlike
+    /// ``rename(_:to:)`` it unlinks nothing, so a file another program put at `destination` an
+    /// instant before lands at `source` instead of being lost, and a save can tell afterwards which
+    /// file it replaced.
+    /// - Returns: `false` when the platform or the file system cannot exchange (nothing was done;
+    ///   the caller renames instead). The default implementation returns `false`.
+    /// - Throws: ``CoreError/Code/io`` when either file is missing or the exchange fails otherwise.
+    func exchange(_ source: String, with destination: String) throws(CoreError) -> Bool
     /// Gives the file at `source` the second name `destination` (`link(2)`, same directory),
     /// failing when anything is already at `destination`: how a new vault is published without
     /// ever replacing a file another program made meanwhile.
@@ -110,6 +119,9 @@ public protocol VaultFileSystem: Sendable {
 }
 
 extension VaultFileSystem {
+    /// No exchange: a save renames (see ``exchange(_:with:)``).
+    public func exchange(_ source: String, with destination: String) throws(CoreError) -> Bool { false }
+
     /// Writes `bytes` (see ``write(_:_:)-(_,UnsafeRawBufferPointer)``).
     public func write(_ handle: VaultFileHandle, _ bytes: ArraySlice<UInt8>) throws(CoreError) {
         let result: Result<Void, CoreError> = bytes.withUnsafeBytes { buffer in

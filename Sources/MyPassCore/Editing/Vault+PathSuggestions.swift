@@ -11,19 +11,32 @@ extension Vault {
     ///   - known: the display paths to choose from.
     ///   - limit: the most suggestions returned (default 3).
     public static func suggestions(for path: String, among known: [String], limit: Int = 3) -> [String] {
-        let typed = Array(path.lowercased())
-        let allowed = typed.count < 8 ? 1 : 2
-        var scored: [(distance: Int, index: Int, path: String)] = []
-        for (index, candidate) in known.enumerated() where candidate != path {
-            let letters = Array(candidate.lowercased())
-            guard abs(letters.count - typed.count) <= allowed,
-                  let distance = editDistance(typed, letters, atMost: allowed) else { continue }
-            scored.append((distance, index, candidate))
+        closest(to: path, among: known.filter { $0 != path }.map { ($0, $0) }, limit: limit)
+    }
+
+    /// The paths of the entries whose title `title` probably meant, best first, at most `limit`:
+    /// the same title (any case), then titles at most one edit away (two for titles of eight
+    /// characters or more), Levenshtein distance with case ignored; ties keep `entries`' order.
+    public static func titleSuggestions(for title: String, among entries: [LocatedEntry], limit: Int = 3) -> [String] {
+        closest(to: title, among: entries.map { ($0.entry.title, displayPath($0.path)) }, limit: limit)
+    }
+
+    /// The `result`s of the candidates whose `key` is closest to `typed` (the rules of
+    /// ``suggestions(for:among:limit:)``), without repeats.
+    private static func closest(to typed: String, among candidates: [(key: String, result: String)], limit: Int) -> [String] {
+        let letters = Array(typed.lowercased())
+        let allowed = letters.count < 8 ? 1 : 2
+        var scored: [(distance: Int, index: Int, result: String)] = []
+        for (index, candidate) in candidates.enumerated() {
+            let other = Array(candidate.key.lowercased())
+            guard abs(other.count - letters.count) <= allowed,
+                  let distance = editDistance(letters, other, atMost: allowed) else { continue }
+            scored.append((distance, index, candidate.result))
         }
         scored.sort { ($0.distance, $0.index) < ($1.distance, $1.index) }
         var out: [String] = []
-        for item in scored where !out.contains(item.path) {
-            out.append(item.path)
+        for item in scored where !out.contains(item.result) {
+            out.append(item.result)
             if out.count == limit { break }
         }
         return out

@@ -66,10 +66,17 @@ extension Vault {
     /// `Group/Sub/Title` below the root, as keepassxc-cli names entries (a leading `/` is allowed;
     /// `\/` is a `/` inside a name and `\\` a backslash, see ``pathComponents(_:)``).
     ///
+    /// A bare title (no unescaped `/`, no leading `/`) that no entry of the root has names the one
+    /// entry with that title anywhere in the vault, the recycle bin left out (keepassxc-cli finds
+    /// an entry by its title the same way, but takes the first of several).
+    ///
     /// - Throws: ``CoreError/Code/notFound`` when nothing matches (the reason suggests up to three
-    ///   entries whose path differs only in case or by at most two edits: `suggestions(for:among:)`);
-    ///   ``CoreError/Code/ambiguous`` when the path names several entries (the reason lists what
-    ///   tells them apart: UUID, user name, last modification time).
+    ///   entry paths: those that differ only in case or by at most two edits,
+    ///   `suggestions(for:among:)`, then those of entries whose title is that close to the typed
+    ///   one, the recycle bin included); ``CoreError/Code/ambiguous`` when the path names several
+    ///   entries (the reason lists what tells them apart: UUID, user name, last modification time)
+    ///   or a bare title several entries outside the recycle bin (the reason lists their paths,
+    ///   UUIDs and user names).
     public func resolveEntry(path: String) throws(CoreError) -> LocatedEntry {
         // Only the matches are collected (a list of every entry costs as much memory as the
         // entries themselves); the full list is built for the suggestions of a failed lookup.
@@ -88,14 +95,51 @@ extension Vault {
         }
         if candidates.count == 1 { return candidates[0] }
         if candidates.isEmpty {
-            let known = locatedEntries.map { Vault.displayPath($0.path) }
-            throw CoreError(.notFound, "no entry '\(path)'" + Vault.didYouMean(Vault.suggestions(for: Vault.displayPath(components), among: known)))
+            if Vault.isBareTitle(path) {
+                let titled = entries(titled: title)
+                if titled.count == 1 { return titled[0] }
+                if titled.count > 1 {
+                    let list = titled.map { candidate in
+                        let user = candidate.entry.userName.isEmpty ? "no user name" : "user name '\(candidate.entry.userName)'"
+                        return "\(Vault.displayPath(candidate.path)) (\(candidate.entry.uuid.hexString), \(user))"
+                    }
+                    throw CoreError(.ambiguous, "'\(title)' names \(titled.count) entries; give its path or UUID: \(list.joined(separator: ", "))")
+                }
+            }
+            let all = locatedEntries
+            let typed = Vault.displayPath(components)
+            var suggested = Vault.suggestions(for: typed, among: all.map { Vault.displayPath($0.path) })
+            for path in Vault.titleSuggestions(for: title, among: all) where suggested.count < 3 && path != typed && !suggested.contains(path) {
+                suggested.append(path)
+            }
+            throw CoreError(.notFound, "no entry '\(path)'" + Vault.didYouMean(suggested))
         }
         let list = candidates.map { candidate in
             let user = candidate.entry.userName.isEmpty ? "no user name" : "user name '\(candidate.entry.userName)'"
             return "\(candidate.entry.uuid.hexString) (\(user), modified \(candidate.entry.times.lastModification.iso8601))"
         }
         throw CoreError(.ambiguous, "'\(Vault.displayPath(components))' names \(candidates.count) entries; use a UUID: \(list.joined(separator: ", "))")
+    }
+
+    /// Whether `path` is a bare title: one name, with no unescaped `/` anywhere (`GitHub`, `CI\/CD`).
+    public static func isBareTitle(_ path: String) -> Bool {
+        let parts = splitPath(path)
+        return parts.count == 1 && !parts[0].isEmpty
+    }
+
+    /// The current entries titled exactly `title`, in pre-order, outside the recycle bin.
+    func entries(titled title: String) -> [LocatedEntry] {
+        var found: [LocatedEntry] = []
+        let bin = meta.recycleBinUUID
+        func walk(_ group: Group, path: [String]) {
+            if group.uuid == bin && !bin.isZero { return }
+            for entry in group.entries where entry.title == title {
+                found.append(LocatedEntry(entry: entry, groupPath: path, groupUUID: group.uuid))
+            }
+            for child in group.groups { walk(child, path: path + [child.name]) }
+        }
+        walk(root, path: [])
+        return found
     }
 
     /// The group named by `path` (`Work/Email`; `""` or `/` is the root), or by its UUID.

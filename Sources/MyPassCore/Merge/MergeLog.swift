@@ -12,7 +12,8 @@ enum MergeLog {
     /// pre-order), then deleted objects (local pre-order), then `conflicts`, then meta settings and
     /// custom icons. An object counts as updated when its data changed (``MergeComparison/sameData``,
     /// ``MergeComparison/sameProperties``) or, for an entry, its history did: last access times,
-    /// usage counts and the order of fields or tags taken from the other side are not changes.
+    /// usage counts, the order of fields or tags and one client's bookkeeping
+    /// (``MergeComparison/bookkeepingKeys``) taken from the other side are not changes.
     static func changes(from local: Vault, to merged: Vault, conflicts: [MergeChange]) -> [MergeChange] {
         var out: [MergeChange] = []
         let (oldGroups, oldEntries) = index(local.root)
@@ -25,7 +26,7 @@ enum MergeLog {
             if old.parent != new.parent {
                 out.append(MergeChange(kind: .moved, object: .group, uuid: uuid, path: new.path))
             }
-            if !MergeComparison.sameProperties(old.value, new.value) {
+            if !MergeComparison.sameProperties(old.value, new.value, ignoringBookkeeping: true) {
                 out.append(MergeChange(kind: .updated, object: .group, uuid: uuid, path: new.path))
             }
         }
@@ -37,8 +38,8 @@ enum MergeLog {
             if old.parent != new.parent {
                 out.append(MergeChange(kind: .moved, object: .entry, uuid: uuid, path: new.path))
             }
-            let sameCurrent = MergeComparison.sameData(old.value, new.value)
-            if !sameCurrent || !MergeComparison.sameHistory(old.value.history, new.value.history) {
+            let sameCurrent = MergeComparison.sameData(old.value, new.value, ignoringBookkeeping: true)
+            if !sameCurrent || !MergeComparison.sameHistory(old.value.history, new.value.history, ignoringBookkeeping: true) {
                 out.append(MergeChange(kind: .updated, object: .entry, uuid: uuid, path: new.path,
                                        note: sameCurrent ? "history merged" : ""))
             }
@@ -77,6 +78,16 @@ enum MergeLog {
         return (groups, entries)
     }
 
+    /// Meta custom data as a key-value map with its times, bookkeeping aside.
+    private static func sameMetaCustomData(_ a: [CustomDataItem], _ b: [CustomDataItem]) -> Bool {
+        func table(_ items: [CustomDataItem]) -> [String: CustomDataItem] {
+            var out: [String: CustomDataItem] = [:]
+            for item in items where !MergeComparison.bookkeepingKeys.contains(item.key) { out[item.key] = item }
+            return out
+        }
+        return table(a) == table(b)
+    }
+
     private static func metaChanges(_ old: Meta, _ new: Meta) -> [MergeChange] {
         var out: [MergeChange] = []
         func setting(_ name: String, _ changed: Bool) {
@@ -89,8 +100,7 @@ enum MergeLog {
         setting("recycleBinEnabled", old.recycleBinEnabled != new.recycleBinEnabled)
         setting("recycleBinUUID", old.recycleBinUUID != new.recycleBinUUID)
         setting("entryTemplatesGroup", old.entryTemplatesGroup != new.entryTemplatesGroup)
-        setting("masterKeyChanged", old.masterKeyChanged != new.masterKeyChanged)
-        setting("customData", old.customData != new.customData)
+        setting("customData", !sameMetaCustomData(old.customData, new.customData))
         let oldIcons = MergeComparison.firstByKey(old.customIcons) { $0.uuid }
         let newIcons = MergeComparison.firstByKey(new.customIcons) { $0.uuid }
         for icon in new.customIcons {

@@ -16,11 +16,11 @@ public struct MergeResult: Sendable {
         self.changes = changes
     }
 
-    /// Whether the merge changed the local vault's data (some change other than a conflict that
-    /// kept the local state). When false, ``vault`` can still differ from the local vault in last
-    /// access times, usage counts or the order of fields and tags taken from the remote side, which a
-    /// caller need not save for.
-    public var changedLocal: Bool { changes.contains { $0.kind != .conflict } }
+    /// Whether the merge changed the local vault's data (any change in the log). When false,
+    /// ``vault`` can still differ from the local vault in last access times, usage counts, the order
+    /// of fields and tags, or one client's bookkeeping (KeePassXC's `_LAST_MODIFIED`) taken from the
+    /// remote side, which a caller need not save for.
+    public var changedLocal: Bool { !changes.isEmpty }
 }
 
 /// One line of the merge's change log. Never carries a secret: a path of group names and a title, a
@@ -30,14 +30,15 @@ public struct MergeChange: Equatable, Sendable, CustomStringConvertible {
     public enum Kind: String, Sendable, Equatable, CaseIterable {
         /// The object came from the remote vault only.
         case added
-        /// The remote state was newer (or the histories merged): the object's content changed.
+        /// The remote state was newer or as new (or the histories merged, or a history was trimmed):
+        /// the object's content changed.
         case updated
         /// The object is in another group (the side with the newer `LocationChanged` decided).
         case moved
         /// A deleted-object record of either side removed the object.
         case deleted
-        /// Both sides changed the object at the same second with different content: the local
-        /// state was kept (for an entry, the remote state went into its history).
+        /// Both sides changed the object in the same second with different content: the remote
+        /// state was taken, as KeePass takes it; for an entry, the local state went into its history.
         case conflict
     }
 

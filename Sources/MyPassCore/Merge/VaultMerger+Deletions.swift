@@ -55,9 +55,9 @@ extension VaultMerger {
     }
 
     /// Whether an object with `times` goes under a deletion at `deletionTime`: it was last modified
-    /// and last moved before it (whole seconds).
+    /// before it (whole seconds; KeePass `ApplyDeletions`: a move after the deletion does not save
+    /// the object, only a change of its data does).
     static func isDeleted(_ times: Times, at deletionTime: KDBXTime) -> Bool {
         MergeComparison.compare(times.lastModification, deletionTime) < 0
-            && MergeComparison.compare(times.locationChanged, deletionTime) < 0
     }
 }

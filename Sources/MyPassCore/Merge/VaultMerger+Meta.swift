@@ -1,8 +1,8 @@
 import MyPassKDBX
 
 extension VaultMerger {
-    /// KeePass's `MergeInDbProperties` (Synchronize), after the groups merged and deletions applied,
-    /// plus the master key change time.
+    /// KeePass's `MergeInDbProperties` (Synchronize), after the groups merged and deletions applied.
+    /// The master key change time stays local: the merged file keeps the local key.
     mutating func mergeMeta() {
         let other = remote.meta
         let settingsNewer = (other.settingsChanged ?? .minimum) > (meta.settingsChanged ?? .minimum)
@@ -22,9 +22,6 @@ extension VaultMerger {
             meta.defaultUserName = other.defaultUserName
             meta.defaultUserNameChanged = other.defaultUserNameChanged
         }
-        if other.masterKeyChanged > meta.masterKeyChanged {
-            meta.masterKeyChanged = other.masterKeyChanged
-        }
         var preferredBin = meta.recycleBinUUID, otherBin = other.recycleBinUUID
         if other.recycleBinChanged > meta.recycleBinChanged {
             (preferredBin, otherBin) = (otherBin, preferredBin)
@@ -39,6 +36,30 @@ extension VaultMerger {
         }
         meta.entryTemplatesGroup = existingGroup(preferredTemplates, otherTemplates)
         mergeCustomData(other.customData, remoteSettingsNewer: settingsNewer)
+        publicCustomData = Self.mergedPublicCustomData(local: local.format.publicCustomData,
+                                                       remote: remote.format.publicCustomData,
+                                                       remoteSettingsNewer: settingsNewer)
+    }
+
+    /// The KDBX 4 public custom data (header field 12, a VariantDictionary) as KeePass merges it:
+    /// the union by name, the side whose settings changed later winning a name both have. Bytes that
+    /// do not parse stay as the local side has them.
+    static func mergedPublicCustomData(local: [UInt8], remote: [UInt8], remoteSettingsNewer: Bool) -> [UInt8] {
+        guard !remote.isEmpty else { return local }
+        let remoteItems: VariantDictionary
+        var merged: VariantDictionary
+        do throws(KDBXError) {
+            remoteItems = try VariantDictionary(parsing: remote[...])
+            merged = local.isEmpty ? VariantDictionary() : try VariantDictionary(parsing: local[...])
+        } catch {
+            return local
+        }
+        var changed = false
+        for (name, value) in remoteItems.items where merged[name] != value && (remoteSettingsNewer || merged[name] == nil) {
+            merged[name] = value
+            changed = true
+        }
+        return changed ? merged.serialized() : local
     }
 
     /// The first of the two UUIDs that names a group of the merged tree, else the zero UUID.
@@ -100,19 +121,40 @@ extension VaultMerger {
             }
         }
         if !survived.isEmpty { deletedObjects.removeAll { survived.contains($0.uuid) } }
-        guard !removed.isEmpty else { return }
-        meta.customIcons.removeAll { removed.contains($0.uuid) }
+        if !removed.isEmpty { meta.customIcons.removeAll { removed.contains($0.uuid) } }
+        // KeePass's `FixCustomIconRefs`: no group, entry or history item keeps a reference to an icon
+        // the merged vault does not hold.
+        let held = Set(meta.customIcons.map { $0.uuid })
         for uuid in Array(tree.nodes.keys) {
-            if let icon = tree.nodes[uuid]!.group.customIconUUID, removed.contains(icon) {
+            if let icon = tree.nodes[uuid]!.group.customIconUUID, !held.contains(icon) {
                 tree.nodes[uuid]!.group.customIconUUID = nil
             }
         }
+        func clear(_ entry: inout Entry) {
+            if let icon = entry.customIconUUID, !held.contains(icon) { entry.customIconUUID = nil }
+        }
         for uuid in Array(tree.entries.keys) {
-            func clear(_ entry: inout Entry) {
-                if let icon = entry.customIconUUID, removed.contains(icon) { entry.customIconUUID = nil }
-            }
             clear(&tree.entries[uuid]!)
             for index in tree.entries[uuid]!.history.indices { clear(&tree.entries[uuid]!.history[index]) }
+        }
+    }
+
+    /// The merged vault keeps the local version unless its content needs more: times are merge
+    /// bookkeeping, not content. A local vault below KDBX 4.1 (which has no place for the times of
+    /// meta custom data items and custom icons) takes none from the other copy: the item or icon
+    /// that won is kept without its time. KeePassXC stamps such times on every item when it loads a
+    /// file and writes them whenever it saves KDBX 4.1 (which it does as soon as an entry or group
+    /// was moved or deleted: `PreviousParentGroup`), so without this a merge with such a copy would
+    /// raise a KDBX 3.1 or 4.0 vault to 4.1, locking out KeePass before 2.48 and 3.1-only apps.
+    mutating func dropTimesTheLocalVersionCannotHold() {
+        guard local.format.version < .v4_1 else { return }
+        let localItems = MergeComparison.firstByKey(local.meta.customData) { $0.key }
+        for index in meta.customData.indices where localItems[meta.customData[index].key]?.lastModification == nil {
+            meta.customData[index].lastModification = nil
+        }
+        let localIcons = MergeComparison.firstByKey(local.meta.customIcons) { $0.uuid }
+        for index in meta.customIcons.indices where localIcons[meta.customIcons[index].uuid]?.lastModification == nil {
+            meta.customIcons[index].lastModification = nil
         }
     }
 }

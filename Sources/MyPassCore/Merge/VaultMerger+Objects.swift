@@ -27,15 +27,15 @@ extension VaultMerger {
 
     private mutating func mergeGroup(_ remoteGroup: Group, remoteParent: KDBXUUID?) {
         if var node = tree.nodes[remoteGroup.uuid] {
+            // `PwGroup.AssignProperties(bOnlyIfNewer: true)`: unless the remote state is older.
             let order = MergeComparison.compare(remoteGroup.times.lastModification, node.group.times.lastModification)
-            if order > 0 || (order == 0 && MergeComparison.sameProperties(remoteGroup, node.group)) {
-                node.group = MergeComparison.assigning(remoteGroup, to: node.group)
-                tree.nodes[remoteGroup.uuid] = node
-            } else if order == 0 {
+            guard order >= 0 else { return }
+            if order == 0 && !MergeComparison.sameProperties(remoteGroup, node.group, ignoringBookkeeping: true) {
                 conflicts.append(MergeChange(kind: .conflict, object: .group, uuid: remoteGroup.uuid,
-                                             path: tree.path(ofGroup: remoteGroup.uuid),
-                                             note: "changed on both sides at the same time; local kept"))
+                                             path: tree.path(ofGroup: remoteGroup.uuid), note: Self.groupTieNote))
             }
+            node.group = MergeComparison.assigning(remoteGroup, to: node.group)
+            tree.nodes[remoteGroup.uuid] = node
             return
         }
         let parent = container(forRemoteParent: remoteParent)
@@ -55,42 +55,55 @@ extension VaultMerger {
             tree.nodes[parent]!.entries = inserting(remoteEntry.uuid, into: tree.nodes[parent]!.entries)
             return
         }
-        let merged = mergedEntry(local: localEntry, remote: remoteEntry)
-        if merged.history != localEntry.history { historyChanged.insert(localEntry.uuid) }
-        tree.entries[localEntry.uuid] = merged
+        tree.entries[localEntry.uuid] = mergedEntry(local: localEntry, remote: remoteEntry)
     }
 
+    /// The note of a conflict: the two states of an entry or group have the same modification time.
+    static let entryTieNote = "changed on both sides in the same second: the merged-in state wins, the other is kept in the history"
+    static let groupTieNote = "changed on both sides in the same second: the merged-in state wins"
+
     /// One entry present on both sides (KeePass's `ehSrc` for an existing entry, then
-    /// `MergeEntryHistory`).
+    /// `MergeEntryHistory`), with our one addition: on a tie whose states really differ, the local
+    /// state goes into the history.
     mutating func mergedEntry(local localEntry: Entry, remote remoteEntry: Entry) -> Entry {
         var current = localEntry
         var remoteEntry = remoteEntry
         let same = MergeComparison.sameData(localEntry, remoteEntry)
         let order = MergeComparison.compare(remoteEntry.times.lastModification, localEntry.times.lastModification)
+        // `bOrgBackup` and `bSrcBackup`: the older of two different states goes into the history,
+        // unless the newer side's history already holds it.
         if !same && order > 0 && !Self.history(remoteEntry.history, holds: localEntry) {
             current.history.append(Self.backup(of: localEntry))
         }
         if !same && order < 0 && !Self.history(localEntry.history, holds: remoteEntry) {
             remoteEntry.history.append(Self.backup(of: remoteEntry))
         }
-        if order > 0 || (order == 0 && same) {
+        // `PwEntry.AssignProperties(bOnlyIfNewer: true)`: unless the remote state is older (a tie
+        // takes the remote state).
+        if order >= 0 {
             current = MergeComparison.assigning(remoteEntry, to: current)
-        } else if order == 0 {
-            if !Self.history(current.history, holds: remoteEntry) {
-                current.history.append(Self.backup(of: remoteEntry))
-            }
-            var path = tree.path(ofGroup: tree.entryParents[localEntry.uuid] ?? tree.rootUUID)
-            path.append(localEntry.title)
-            conflicts.append(MergeChange(kind: .conflict, object: .entry, uuid: localEntry.uuid, path: path,
-                                         note: "changed on both sides at the same time; local kept, remote in history"))
         }
         current.history = Self.mergedHistory(current.history, remoteEntry.history)
+        // A tie: KeePass drops the local state. We keep it in the history when the two really
+        // differ (bookkeeping aside), after the items of the same second, and log the tie.
+        if order == 0 && !MergeComparison.sameData(localEntry, remoteEntry, ignoringBookkeeping: true) {
+            if !Self.history(current.history, holds: localEntry, ignoringBookkeeping: true) {
+                let time = localEntry.times.lastModification
+                let index = current.history.firstIndex { MergeComparison.compare($0.times.lastModification, time) > 0 }
+                current.history.insert(Self.backup(of: localEntry), at: index ?? current.history.endIndex)
+            }
+            var path = tree.path(ofGroup: tree.entryParents[localEntry.uuid] ?? tree.rootUUID)
+            path.append(remoteEntry.title)
+            conflicts.append(MergeChange(kind: .conflict, object: .entry, uuid: localEntry.uuid, path: path,
+                                         note: Self.entryTieNote))
+        }
         return current
     }
 
-    /// Whether `history` holds an item with the same data as `entry` (modification time included).
-    static func history(_ history: [Entry], holds entry: Entry) -> Bool {
-        history.contains { MergeComparison.sameData($0, entry) }
+    /// Whether `history` holds an item with the same data as `entry` (modification time included;
+    /// ``MergeComparison/sameData(_:_:ignoringBookkeeping:)``).
+    static func history(_ history: [Entry], holds entry: Entry, ignoringBookkeeping: Bool = false) -> Bool {
+        history.contains { MergeComparison.sameData($0, entry, ignoringBookkeeping: ignoringBookkeeping) }
     }
 
     /// `entry` as a history item: without its own history.
@@ -101,19 +114,24 @@ extension VaultMerger {
     }
 
     /// KeePass's `MergeEntryHistory`: when both histories have the same modification times in the
-    /// same order the local one stays; otherwise the union by modification time (a local item wins
-    /// over a remote one with the same time, a later local item over an earlier one), oldest first.
+    /// same order the local one stays; otherwise the union by modification time, oldest first, a
+    /// local item winning over a remote one of the same time and data. Where KeePass keys the union
+    /// by time alone (so that of two different states saved in the same second one is dropped),
+    /// both are kept, the local ones first: what a tie would otherwise lose (our addition).
     static func mergedHistory(_ local: [Entry], _ remote: [Entry]) -> [Entry] {
         if local.count == remote.count,
            zip(local, remote).allSatisfy({ $0.times.lastModification == $1.times.lastModification }) {
             return local
         }
-        var byTime: [KDBXTime: Entry] = [:]
-        for item in local { byTime[item.times.lastModification] = item }
-        for item in remote where byTime[item.times.lastModification] == nil {
-            byTime[item.times.lastModification] = item
+        var byTime: [KDBXTime: [Entry]] = [:]
+        for item in local { byTime[item.times.lastModification, default: []].append(item) }
+        for item in remote {
+            let held = byTime[item.times.lastModification]?.contains {
+                MergeComparison.sameData($0, item, ignoringBookkeeping: true)
+            } ?? false
+            if !held { byTime[item.times.lastModification, default: []].append(item) }
         }
-        return byTime.keys.sorted().map { byTime[$0]! }
+        return byTime.keys.sorted().flatMap { byTime[$0]! }
     }
 
     /// `list` (children of one local group) with `uuid` inserted where KeePass's

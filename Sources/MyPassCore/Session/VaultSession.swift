@@ -77,24 +77,30 @@ public actor VaultSession {
 
     // MARK: - Unlocking
 
-    /// Unlocks with a password and/or key file contents.
+    /// Unlocks with a password and/or key file contents, and a hardware key for a vault whose key
+    /// has a challenge-response component.
     ///
     /// - Parameters:
     ///   - password: the master password, `nil` when the vault has none.
     ///   - keyFileContents: the key file's bytes, `nil` when the vault has none.
+    ///   - challengeResponder: the hardware key, `nil` when the vault has none. It stays part of
+    ///     the key: every ``save(progress:)`` asks it again for the new seed (see
+    ///     ``ChallengeResponder``). It is never stored with the credentials.
     ///   - rememberCredentials: also store the credentials in the credential store (after a
     ///     successful unlock); without a store the call fails before anything is read.
     ///   - progress: the KDF's progress, 0...1, called from the task running it.
     /// - Throws: ``CoreError/Code/noStoredCredential`` (remembering without a store),
     ///   ``CoreError/Code/wrongKey``, ``CoreError/Code/io`` when the file cannot be read,
-    ///   ``CoreError/Code/cancelled``, ``CoreError/Code/codec`` for other file errors.
-    public func unlock(password: ProtectedString?, keyFileContents: [UInt8]? = nil, rememberCredentials: Bool = false,
+    ///   ``CoreError/Code/cancelled``, ``CoreError/Code/codec`` for other file errors and for a
+    ///   hardware key that did not answer.
+    public func unlock(password: ProtectedString?, keyFileContents: [UInt8]? = nil,
+                       challengeResponder: (any ChallengeResponder)? = nil, rememberCredentials: Bool = false,
                        progress: (@Sendable (Double) -> Void)? = nil) async throws(CoreError) {
         if rememberCredentials && credentialStore == nil {
             throw CoreError(.noStoredCredential, "this session has no credential store")
         }
         let credentials = VaultCredentials(password: password, keyFileContents: keyFileContents.map { SecureBytes($0) })
-        try await unlock(with: credentials, progress: progress)
+        try await unlock(with: credentials, challengeResponder: challengeResponder, progress: progress)
         if rememberCredentials, let credentialStore {
             try credentialStore.save(credentials, forVault: vaultID)
         }
@@ -103,26 +109,29 @@ public actor VaultSession {
     /// Unlocks with a password and/or a key file read from `keyFileURL`.
     ///
     /// - Throws: ``CoreError/Code/io`` when the key file cannot be read; as
-    ///   ``unlock(password:keyFileContents:rememberCredentials:progress:)``.
-    public func unlock(password: ProtectedString?, keyFileURL: URL?, rememberCredentials: Bool = false,
-                       progress: (@Sendable (Double) -> Void)? = nil) async throws(CoreError) {
+    ///   ``unlock(password:keyFileContents:challengeResponder:rememberCredentials:progress:)``.
+    public func unlock(password: ProtectedString?, keyFileURL: URL?, challengeResponder: (any ChallengeResponder)? = nil,
+                       rememberCredentials: Bool = false, progress: (@Sendable (Double) -> Void)? = nil) async throws(CoreError) {
         var contents: [UInt8]?
         if let keyFileURL {
             contents = try options.fileSystem.readFile(keyFileURL.path, maxBytes: KeyFileLimits.maxBytes)
         }
         defer { if contents != nil { wipe(&contents!) } }
-        try await unlock(password: password, keyFileContents: contents, rememberCredentials: rememberCredentials,
-                         progress: progress)
+        try await unlock(password: password, keyFileContents: contents, challengeResponder: challengeResponder,
+                         rememberCredentials: rememberCredentials, progress: progress)
     }
 
-    /// Unlocks with the credentials stored for ``vaultID``.
+    /// Unlocks with the credentials stored for ``vaultID`` (and the hardware key, for a vault that
+    /// needs one: the AutoFill extension passes a ``CachedChallengeResponder``).
     ///
-    /// - Throws: ``CoreError/Code/noStoredCredential`` when none are stored; as ``unlock(password:keyFileContents:rememberCredentials:progress:)``.
-    public func unlockWithStoredCredentials(progress: (@Sendable (Double) -> Void)? = nil) async throws(CoreError) {
+    /// - Throws: ``CoreError/Code/noStoredCredential`` when none are stored; as
+    ///   ``unlock(password:keyFileContents:challengeResponder:rememberCredentials:progress:)``.
+    public func unlockWithStoredCredentials(challengeResponder: (any ChallengeResponder)? = nil,
+                                            progress: (@Sendable (Double) -> Void)? = nil) async throws(CoreError) {
         guard let credentialStore, let credentials = try credentialStore.credentials(forVault: vaultID) else {
             throw CoreError(.noStoredCredential, "no credentials stored for this vault")
         }
-        try await unlock(with: credentials, progress: progress)
+        try await unlock(with: credentials, challengeResponder: challengeResponder, progress: progress)
     }
 
     /// Removes the stored credentials of this vault.
@@ -130,8 +139,9 @@ public actor VaultSession {
         try credentialStore?.delete(forVault: vaultID)
     }
 
-    private func unlock(with credentials: VaultCredentials, progress: (@Sendable (Double) -> Void)?) async throws(CoreError) {
-        let key = try credentials.compositeKey()
+    private func unlock(with credentials: VaultCredentials, challengeResponder: (any ChallengeResponder)?,
+                        progress: (@Sendable (Double) -> Void)?) async throws(CoreError) {
+        let key = try credentials.compositeKey(challengeResponse: challengeResponder.map { ChallengeResponseKey($0) })
         let opened = try await Self.open(fileURL.path, key: key, options: options, progress: progress)
         document = opened
         lastActivity = clock.monotonicSeconds()
@@ -221,6 +231,38 @@ public actor VaultSession {
         try document.save(progress: handler(progress))
     }
 
+    // MARK: - Conflict copies
+
+    /// The conflict copies sync engines left beside the vault, found when it was unlocked
+    /// (``VaultDocument/conflictCopies``: one listing of its folder, no copy read). Counts as activity.
+    /// - Throws: ``CoreError/Code/locked``.
+    public func conflictCopies() throws(CoreError) -> [ConflictCopy] {
+        try touch().conflictCopies
+    }
+
+    /// Merges another copy of the vault (a conflict copy, say) into the session's vault with
+    /// KeePass's Synchronize rules; the copy's KDF runs off the actor. Nothing is written: save once
+    /// after merging every copy, then remove the merged ones (``VaultDocument/removeConflictCopy(_:)``
+    /// through ``currentDocument()``).
+    /// - Parameter key: the copy's composite key; `nil`: the vault's.
+    /// - Returns: the merge's change log.
+    /// - Throws: ``CoreError/Code/locked`` and what ``VaultDocument/mergeCopy(at:key:progress:)`` throws.
+    @discardableResult
+    public func mergeCopy(at path: String, key: CompositeKey? = nil,
+                          progress: (@Sendable (Double) -> Void)? = nil) async throws(CoreError) -> MergeResult {
+        let snapshot = try touch()
+        let copy = try await Self.readCopy(path, key: key ?? snapshot.key, options: snapshot.options, progress: progress)
+        guard document != nil else { throw CoreError(.locked) }
+        let result = try document!.merge(copy: copy, from: path)
+        if result.changedLocal { editGeneration += 1 }
+        return result
+    }
+
+    private nonisolated static func readCopy(_ path: String, key: CompositeKey, options: VaultDocument.Options,
+                                             progress: (@Sendable (Double) -> Void)?) async throws(CoreError) -> Vault {
+        try VaultDocument.readCopy(at: path, key: key, options: options, progress: handler(progress))
+    }
+
     /// A task that finishes when `open` is called (for callers waiting on a running save).
     private static func gate() -> (Task<Void, Never>, @Sendable () -> Void) {
         let (stream, continuation) = AsyncStream<Void>.makeStream()
@@ -246,13 +288,15 @@ public enum KeyFileLimits {
 }
 
 extension VaultCredentials {
-    /// The composite key (SHA-256 of the password and key-file components).
+    /// The composite key (SHA-256 of the password and key-file components, and of the response
+    /// of a challenge-response component).
+    /// - Parameter challengeResponse: the hardware key, for a vault whose key has one.
     /// - Throws: ``CoreError/Code/codec`` for an unusable key file or no component at all.
-    public func compositeKey() throws(CoreError) -> CompositeKey {
+    public func compositeKey(challengeResponse: ChallengeResponseKey? = nil) throws(CoreError) -> CompositeKey {
         var keyFile = keyFileContents?.unsafeArray
         defer { if keyFile != nil { wipe(&keyFile!) } }
         do {
-            return try CompositeKey(password: password, keyFileContents: keyFile)
+            return try CompositeKey(password: password, keyFileContents: keyFile, challengeResponse: challengeResponse)
         } catch {
             throw CoreError(codecError: error)
         }

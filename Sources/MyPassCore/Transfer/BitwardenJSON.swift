@@ -11,16 +11,20 @@ import MyPassKDBX
 /// (KeePass2Android's and KeePassXC's extra-URL fields); TOTP to `otp` (a bare secret becomes an
 /// `otpauth://` URI); custom fields keep their names, hidden ones protected, linked ones hold the
 /// name of the field they point to; card and identity values become custom fields
-/// (`Card Number`, `Card Code`... protected where secret); favorites get the tag `Favorite`.
+/// (`Card Number`, `Card Code`... protected where secret); favorites get the tag `Favorite`; a
+/// login's passkeys (`fido2Credentials`) go into KeePassXC's passkey fields (`KPEX_PASSKEY_*`),
+/// and the ones that cannot be are named in warnings.
 public enum BitwardenJSON {
     /// Reads an export into a tree (see the type's description).
     /// - Parameters:
     ///   - bytes: the JSON file.
     ///   - now: times for new groups, and for items without dates.
+    /// - Returns: the tree, and one warning per passkey left out or changed (naming the item and
+    ///   the line), in the file's order.
     /// - Throws: ``CoreError`` `.invalidImport` with a line: broken JSON, an encrypted export,
     ///   missing `items`, a folder id given twice or an item in a folder that is not there, an item
     ///   without a name or of an unknown type, two custom fields of one item with the same name.
-    public static func read(_ bytes: [UInt8], now: KDBXTime) throws(CoreError) -> Group {
+    public static func read(_ bytes: [UInt8], now: KDBXTime) throws(CoreError) -> (root: Group, warnings: [String]) {
         let json = try ImportJSON(parsing: bytes)
         guard case .object = json else { throw CoreError(.invalidImport, "a Bitwarden export is a JSON object", location: "line 1") }
         if json["encrypted"]?.bool == true {
@@ -30,6 +34,7 @@ public enum BitwardenJSON {
             throw CoreError(.invalidImport, "no \"items\" array: not a Bitwarden JSON export", location: "line 1")
         }
         var builder = ImportTreeBuilder(now: now)
+        var warnings: [String] = []
         let folderList = try paths(json["folders"], what: "folder")
         for folder in folderList { builder.ensure(folder.path) }
         let folders = Dictionary(uniqueKeysWithValues: folderList.map { ($0.id, $0.path) })
@@ -50,9 +55,9 @@ public enum BitwardenJSON {
                 }
                 path = found
             }
-            builder.add(try entry(item, line: line, now: now), at: path)
+            builder.add(try entry(item, line: line, now: now, warnings: &warnings), at: path)
         }
-        return builder.root
+        return (builder.root, warnings)
     }
 
     /// The ids of a `folders` or `collections` array with their group paths (`name`, `A/B`
@@ -74,7 +79,7 @@ public enum BitwardenJSON {
         return paths
     }
 
-    static func entry(_ item: ImportJSON, line: Int, now: KDBXTime) throws(CoreError) -> Entry {
+    static func entry(_ item: ImportJSON, line: Int, now: KDBXTime, warnings: inout [String]) throws(CoreError) -> Entry {
         guard let name = item["name"]?.string else { throw CoreError(.invalidImport, "an item without a name", location: "line \(line)") }
         guard let type = item["type"]?.number, [1, 2, 3, 4, 5].contains(type) else {
             throw CoreError(.invalidImport, "item '\(name)' has an unknown type (1 login, 2 note, 3 card, 4 identity, 5 SSH key)", location: "line \(line)")
@@ -105,6 +110,9 @@ public enum BitwardenJSON {
                     : "otpauth://totp/\(KeePassXCCSV.percentEncoded(name)):\(KeePassXCCSV.percentEncoded(entry.userName))?secret="
                         + totp.filter { !$0.isWhitespace }.uppercased() + "&period=30&digits=6&issuer=\(KeePassXCCSV.percentEncoded(name))"
                 entry.setValue(uri, for: OTPFieldNames.otp, isProtected: true)
+            }
+            if let credentials = login?["fido2Credentials"]?.array, !credentials.isEmpty {
+                addPasskeys(credentials, to: &entry, name: name, warnings: &warnings)
             }
         case 3:
             let card = item["card"]

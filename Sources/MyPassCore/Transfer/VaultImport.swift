@@ -27,6 +27,9 @@ public enum VaultImport {
         public var meta: Meta?
         /// The exported vault's deleted objects (KeePass XML only).
         public var deletedObjects: [DeletedObject]
+        /// What was read but could not be kept as it was, one sentence each naming the item (a
+        /// Bitwarden passkey left out); the import itself went through.
+        public var warnings: [String] = []
     }
 
     /// Parses a file.
@@ -47,7 +50,8 @@ public enum VaultImport {
             }
             return Contents(root: try KeePassXCCSV.read(text, now: now), meta: nil, deletedObjects: [])
         case .bitwardenJSON:
-            return Contents(root: try BitwardenJSON.read(bytes, now: now), meta: nil, deletedObjects: [])
+            let (root, warnings) = try BitwardenJSON.read(bytes, now: now)
+            return Contents(root: root, meta: nil, deletedObjects: [], warnings: warnings)
         case .keePassXML:
             var stream = ClearStream()
             let body: VaultBody

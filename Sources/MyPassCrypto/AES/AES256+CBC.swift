@@ -3,6 +3,10 @@ import MyPassBytes
 extension AES256: CBCBlockCipher {
     func cbcEncrypt(_ input: UnsafeRawPointer, _ output: UnsafeMutableRawPointer, blocks: Int,
                     chain: UnsafeMutableRawPointer) {
+        if let kernels = schedule.backend.kernels {
+            kernels.cbcEncrypt(schedule.roundKeys, input, output, blocks, chain)
+            return
+        }
         // CBC encryption is serial: one block per bitsliced call (lane 0), the chaining value
         // kept in two words.
         let keys = schedule.encryption
@@ -24,6 +28,10 @@ extension AES256: CBCBlockCipher {
 
     func cbcDecrypt(_ input: UnsafeRawPointer, _ output: UnsafeMutableRawPointer, blocks: Int,
                     chain: UnsafeMutableRawPointer) {
+        if let kernels = schedule.backend.kernels {
+            kernels.cbcDecrypt(schedule.inverseRoundKeys, input, output, blocks, chain)
+            return
+        }
         var i = 0
         // Four independent blocks per call; the chaining XOR is applied afterwards.
         while i + 4 <= blocks {

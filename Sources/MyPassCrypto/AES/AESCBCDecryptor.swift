@@ -11,6 +11,11 @@ public struct AESCBCDecryptor: StreamingCipher, Sendable {
         engine = try CBCDecryptorEngine(cipher: try AES256(key: key), iv: iv)
     }
 
+    /// A decryptor on `backend` (the tests run every available backend).
+    package init(key: [UInt8], iv: [UInt8], backend: AESBackend) throws(CryptoError) {
+        engine = try CBCDecryptorEngine(cipher: try AES256(key: key, backend: backend), iv: iv)
+    }
+
     /// Decrypts the next ciphertext chunk; returns the plaintext that is certain so far (all but
     /// the last block seen).
     public mutating func update(_ input: ArraySlice<UInt8>) -> [UInt8] { engine.update(input) }

@@ -12,6 +12,11 @@ public struct AESCBCEncryptor: StreamingCipher, Sendable {
         engine = try CBCEncryptorEngine(cipher: try AES256(key: key), iv: iv)
     }
 
+    /// An encryptor on `backend` (the tests run every available backend).
+    package init(key: [UInt8], iv: [UInt8], backend: AESBackend) throws(CryptoError) {
+        engine = try CBCEncryptorEngine(cipher: try AES256(key: key, backend: backend), iv: iv)
+    }
+
     /// Encrypts the next plaintext chunk; returns the ciphertext of the blocks completed so far.
     public mutating func update(_ input: ArraySlice<UInt8>) -> [UInt8] { engine.update(input) }
 

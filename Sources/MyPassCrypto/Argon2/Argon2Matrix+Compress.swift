@@ -8,19 +8,19 @@
 ///
 /// LLVM turns a shift pair that it can prove to be a rotation into scalar `ror` instructions
 /// (SSE2 has no vector rotate), moving every word out of and back into the vector registers and
-/// losing to plain scalar code. So the shift counts of the 24-, 16- and 63-bit rotations come in
-/// as run-time values (``Argon2Matrix/RotationCounts``) that it cannot prove complementary, and
-/// the rotations stay vector shifts; the rotation by 32 is a lane shuffle (`pshufd`).
+/// losing to plain scalar code. So the shift counts of the 24- and 63-bit rotations come in as
+/// run-time values (``Argon2Matrix/RotationCounts``) that it cannot prove complementary, and the
+/// rotations stay vector shifts; the rotations by 32 and 16 are shuffles of 32- and 16-bit lanes
+/// (`pshufd`; `pshuflw` + `pshufhw`, two instructions instead of four shifts, copies and ors).
 
 typealias WordQuad = SIMD4<UInt64>
 
 extension Argon2Matrix {
-    /// Right and left shift counts of the three rotations done with shifts: always (24, 40),
-    /// (16, 48), (63, 1). They reach the fill through Dispatch's closure, so the optimiser treats
-    /// them as unknown (see the file comment of `Argon2Matrix+Compress.swift`).
+    /// Right and left shift counts of the two rotations done with shifts: always (24, 40) and
+    /// (63, 1). They reach the fill through Dispatch's closure, so the optimiser treats them as
+    /// unknown (see the file comment of `Argon2Matrix+Compress.swift`).
     struct RotationCounts: Sendable {
         var right24: UInt64 = 24, left40: UInt64 = 40
-        var right16: UInt64 = 16, left48: UInt64 = 48
         var right63: UInt64 = 63, left1: UInt64 = 1
     }
 }
@@ -35,6 +35,19 @@ private func rotate(_ x: WordQuad, right: UInt64, left: UInt64) -> WordQuad {
 private func rotateRight32(_ x: WordQuad) -> WordQuad {
     let w = unsafeBitCast(x, to: SIMD8<UInt32>.self)
     return unsafeBitCast(SIMD8<UInt32>(w[1], w[0], w[3], w[2], w[5], w[4], w[7], w[6]), to: WordQuad.self)
+}
+
+/// Rotation by 16: move the 16-bit quarters of each word down by one.
+@inline(__always)
+private func rotateRight16(_ x: WordQuad) -> WordQuad {
+    let w = unsafeBitCast(x, to: SIMD16<UInt16>.self)
+    #if _endian(little)
+    return unsafeBitCast(SIMD16<UInt16>(w[1], w[2], w[3], w[0], w[5], w[6], w[7], w[4],
+                                        w[9], w[10], w[11], w[8], w[13], w[14], w[15], w[12]), to: WordQuad.self)
+    #else
+    return unsafeBitCast(SIMD16<UInt16>(w[3], w[0], w[1], w[2], w[7], w[4], w[5], w[6],
+                                        w[11], w[8], w[9], w[10], w[15], w[12], w[13], w[14]), to: WordQuad.self)
+    #endif
 }
 
 /// a + b + 2 · lo32(a) · lo32(b) in each lane, wrapping.
@@ -56,7 +69,7 @@ private func mix(
     c = blamka(c, d)
     b = rotate(b ^ c, right: counts.right24, left: counts.left40)
     a = blamka(a, b)
-    d = rotate(d ^ a, right: counts.right16, left: counts.left48)
+    d = rotateRight16(d ^ a)
     c = blamka(c, d)
     b = rotate(b ^ c, right: counts.right63, left: counts.left1)
 }

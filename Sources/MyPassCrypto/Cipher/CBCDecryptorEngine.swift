@@ -27,10 +27,12 @@ struct CBCDecryptorEngine<Cipher: CBCBlockCipher>: Sendable {
             pending.append(contentsOf: input)
             return []
         }
-        var output = [UInt8](repeating: 0, count: outputCount)
         var consumed = 0
         let cipher = self.cipher
-        output.withUnsafeMutableBytes { out in
+        // Every byte is written by the cipher (no zero fill first); 16 bytes of spare capacity
+        // take `finalize()`'s block without a copy of the whole output when the caller appends it.
+        let output = [UInt8](unsafeUninitializedCapacity: outputCount + 16) { buffer, initialized in
+            let out = UnsafeMutableRawBufferPointer(buffer)
             chain.withUnsafeMutableBytes { chainBuffer in
                 var written = 0
                 if !pending.isEmpty {
@@ -51,6 +53,7 @@ struct CBCDecryptorEngine<Cipher: CBCBlockCipher>: Sendable {
                     consumed += blocks * 16
                 }
             }
+            initialized = outputCount
         }
         pending.append(contentsOf: input.dropFirst(consumed))
         return output

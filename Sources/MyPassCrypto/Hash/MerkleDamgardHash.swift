@@ -17,8 +17,20 @@ protocol MerkleDamgardHash: HashFunction {
     var messageByteCount: UInt64 { get set }
     /// The length field at the end of the padding: 8 bytes (SHA-1, SHA-256) or 16 (SHA-512).
     static var lengthFieldByteCount: Int { get }
-    /// Runs the compression function over `blockCount` consecutive blocks at `blocks`.
+    /// Runs the portable compression function over `blockCount` consecutive blocks at `blocks`.
     static func compress(_ state: inout State, _ blocks: UnsafeRawPointer, blockCount: Int)
+    /// A hardware compression function to run instead (``HashBackend``), nil for the portable one.
+    var compressKernel: HashBackend.Compress? { get }
+}
+
+extension MerkleDamgardHash {
+    /// Compresses whole blocks with `kernel`, or the portable function when it is nil.
+    @inline(__always)
+    static func compress(_ state: inout State, _ blocks: UnsafeRawPointer, blockCount: Int,
+                         kernel: HashBackend.Compress?) {
+        guard let kernel else { return compress(&state, blocks, blockCount: blockCount) }
+        withUnsafeMutableBytes(of: &state) { kernel($0.baseAddress!, blocks, blockCount) }
+    }
 }
 
 extension MerkleDamgardHash {
@@ -26,7 +38,7 @@ extension MerkleDamgardHash {
     /// block in place, keeps the rest.
     mutating func absorb(_ buffer: UnsafeRawBufferPointer) {
         guard var source = buffer.baseAddress, buffer.count > 0 else { return }
-        let size = Self.blockByteCount
+        let size = Self.blockByteCount, kernel = compressKernel
         var remaining = buffer.count
         messageByteCount &+= UInt64(remaining)
         if pendingCount > 0 {
@@ -37,12 +49,12 @@ extension MerkleDamgardHash {
             source += take
             remaining -= take
             if pendingCount < size { return }
-            pending.withUnsafeBytes { Self.compress(&state, $0.baseAddress!, blockCount: 1) }
+            pending.withUnsafeBytes { Self.compress(&state, $0.baseAddress!, blockCount: 1, kernel: kernel) }
             pendingCount = 0
         }
         let blocks = remaining / size
         if blocks > 0 {
-            Self.compress(&state, source, blockCount: blocks)
+            Self.compress(&state, source, blockCount: blocks, kernel: kernel)
             source += blocks * size
             remaining -= blocks * size
         }
@@ -65,7 +77,8 @@ extension MerkleDamgardHash {
         if lengthField == 16 {
             for i in 0..<8 { tail[tail.count - 9 - i] = UInt8(truncatingIfNeeded: bitLengthHigh &>> (8 * UInt64(i))) }
         }
-        tail.withUnsafeBytes { Self.compress(&state, $0.baseAddress!, blockCount: $0.count / size) }
+        let kernel = compressKernel
+        tail.withUnsafeBytes { Self.compress(&state, $0.baseAddress!, blockCount: $0.count / size, kernel: kernel) }
         wipe(&tail)
         wipe(&pending)
         pendingCount = 0

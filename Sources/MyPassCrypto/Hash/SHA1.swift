@@ -18,6 +18,8 @@ public struct SHA1: HashFunction, MerkleDamgardHash {
     @usableFromInline var pendingCount: Int
     /// Total message length so far, in bytes.
     @usableFromInline var messageByteCount: UInt64
+    /// SHA-1 has only the portable compression function.
+    @usableFromInline var compressKernel: HashBackend.Compress? { nil }
 
     /// A fresh state (FIPS 180-4 §5.3.1 initial hash value).
     public init() {

@@ -17,9 +17,17 @@ public struct SHA256: HashFunction, MerkleDamgardHash {
     @usableFromInline var pendingCount: Int
     /// Total message length so far, in bytes.
     @usableFromInline var messageByteCount: UInt64
+    /// The hardware compression function of the backend chosen at `init`, nil for the portable one.
+    @usableFromInline let compressKernel: HashBackend.Compress?
 
     /// A fresh state (FIPS 180-4 §5.3.3 initial hash value).
     public init() {
+        self.init(backend: CryptoBackend.selection.sha256)
+    }
+
+    /// A fresh state hashed with `backend` (the tests run every available backend).
+    package init(backend: HashBackend) {
+        compressKernel = backend.compress
         state = (0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19)
         pending = [UInt8](repeating: 0, count: 64)
         pendingCount = 0

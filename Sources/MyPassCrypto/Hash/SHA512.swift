@@ -17,9 +17,17 @@ public struct SHA512: HashFunction, MerkleDamgardHash {
     @usableFromInline var pendingCount: Int
     /// Total message length so far, in bytes (messages up to 2^64 - 1 bytes).
     @usableFromInline var messageByteCount: UInt64
+    /// The hardware compression function of the backend chosen at `init`, nil for the portable one.
+    @usableFromInline let compressKernel: HashBackend.Compress?
 
     /// A fresh state (FIPS 180-4 §5.3.5 initial hash value).
     public init() {
+        self.init(backend: CryptoBackend.selection.sha512)
+    }
+
+    /// A fresh state hashed with `backend` (the tests run every available backend).
+    package init(backend: HashBackend) {
+        compressKernel = backend.compress
         state = (
             0x6a09e667f3bcc908, 0xbb67ae8584caa73b, 0x3c6ef372fe94f82b, 0xa54ff53a5f1d36f1,
             0x510e527fade682d1, 0x9b05688c2b3e6c1f, 0x1f83d9abfb41bd6b, 0x5be0cd19137e2179

@@ -5,8 +5,10 @@ import MyPassBytes
 /// times in place with AES-256-ECB keyed by the 32-byte seed, and the result is hashed with
 /// SHA-256 (KeePass `AesKdf.TransformKey`).
 ///
-/// The two halves are independent chains; they run together in one bitsliced AES state (lanes 0
-/// and 1), and stay in bit-plane form for all rounds, so no table is ever indexed by the key.
+/// The two halves are independent chains. With the CPU's AES instructions (``CryptoBackend/aes``)
+/// the two chains are interleaved, each instruction's latency shared by both; the portable code
+/// runs them together in one bitsliced AES state (lanes 0 and 1), in bit-plane form for all
+/// rounds, so no table is ever indexed by the key.
 public enum AESKDF {
     /// How many rounds run between two calls of a progress handler (a few milliseconds' work).
     public static let progressInterval: UInt64 = 16_384
@@ -28,17 +30,34 @@ public enum AESKDF {
     public static func transformRaw(
         key: [UInt8], seed: [UInt8], rounds: UInt64, progress: KDFProgressHandler? = nil
     ) throws(CryptoError) -> [UInt8] {
+        try transformRaw(key: key, seed: seed, rounds: rounds, backend: CryptoBackend.selection.aes, progress: progress)
+    }
+
+    /// ``transformRaw(key:seed:rounds:progress:)`` on `backend` (the tests run every available one).
+    package static func transformRaw(
+        key: [UInt8], seed: [UInt8], rounds: UInt64, backend: AESBackend, progress: KDFProgressHandler? = nil
+    ) throws(CryptoError) -> [UInt8] {
         guard key.count == 32 else {
             throw CryptoError(.invalidKeySize, "AES-KDF needs a 32-byte composite key, got \(key.count) bytes")
         }
         guard seed.count == 32 else {
             throw CryptoError(.invalidKeySize, "AES-KDF needs a 32-byte seed, got \(seed.count) bytes")
         }
-        let aes = try AES256(key: seed)
+        let aes = try AES256(key: seed, backend: backend)
         var buffer = [UInt8](repeating: 0, count: 64)
         defer { wipe(&buffer) }
         for i in 0..<32 { buffer[i] = key[i] }
         let completed: Bool = buffer.withUnsafeMutableBytes { raw in
+            if let kernels = aes.schedule.backend.kernels {
+                var remaining = rounds
+                while remaining > 0 {
+                    let batch = progress == nil ? remaining : min(remaining, progressInterval)
+                    kernels.kdf(aes.schedule.roundKeys, raw.baseAddress!, batch)
+                    remaining &-= batch
+                    if let progress, !progress(Double(rounds - remaining) / Double(rounds)) { return false }
+                }
+                return true
+            }
             var planes = AESPlanes(loading: raw.baseAddress!)
             defer { planes = AESPlanes() }
             let keys = aes.schedule.encryption

@@ -13,6 +13,9 @@ public struct Salsa20: Sendable {
     var state: SIMD16<UInt32>
     var block = SIMD16<UInt32>()
     var used = 64
+    /// Shift counts of the four rotations, (left, right) pairs: (7, 25), (9, 23), (13, 19),
+    /// (18, 14); data for the reason ``ChaCha20`` gives (constant counts become scalar rotates).
+    var rotations = SIMD8<UInt32>(7, 25, 9, 23, 13, 19, 18, 14)
 
     /// - Parameters:
     ///   - key: 32 bytes.
@@ -54,9 +57,15 @@ public struct Salsa20: Sendable {
             used += 1
             offset += 1
         }
+        // Four blocks at a time.
+        while count - offset >= 256 {
+            Salsa20.xorFourBlocks(state: state, rotations: rotations, into: base + offset)
+            advance(by: 4)
+            offset += 256
+        }
         while offset < count {
             block = Salsa20.block(state)
-            advance()
+            advance(by: 1)
             let n = min(64, count - offset)
             if n == 64 {
                 xorBlock(block, into: base + offset)
@@ -73,10 +82,12 @@ public struct Salsa20: Sendable {
         }
     }
 
+    /// Adds `blocks` to the 64-bit counter in words 8 (low) and 9 (high).
     @inline(__always)
-    private mutating func advance() {
-        state[8] = state[8] &+ 1
-        if state[8] == 0 { state[9] = state[9] &+ 1 }
+    private mutating func advance(by blocks: UInt32) {
+        let (low, carry) = state[8].addingReportingOverflow(blocks)
+        state[8] = low
+        if carry { state[9] = state[9] &+ 1 }
     }
 
     @inline(__always)
@@ -106,5 +117,40 @@ public struct Salsa20: Sendable {
             qr(&x10, &x11, &x8, &x9); qr(&x15, &x12, &x13, &x14)
         }
         return SIMD16(x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15) &+ input
+    }
+
+    /// Four consecutive blocks, one per SIMD lane (counters n ... n + 3, carried into the high
+    /// word lane by lane), XORed into 256 bytes at `target`.
+    static func xorFourBlocks(state s: SIMD16<UInt32>, rotations r: SIMD8<UInt32>,
+                              into target: UnsafeMutableRawPointer) {
+        typealias V = SIMD4<UInt32>
+        let l7 = V(repeating: r[0]), r7 = V(repeating: r[1]), l9 = V(repeating: r[2]), r9 = V(repeating: r[3])
+        let l13 = V(repeating: r[4]), r13 = V(repeating: r[5]), l18 = V(repeating: r[6]), r18 = V(repeating: r[7])
+        let i0 = V(repeating: s[0]), i1 = V(repeating: s[1]), i2 = V(repeating: s[2]), i3 = V(repeating: s[3])
+        let i4 = V(repeating: s[4]), i5 = V(repeating: s[5]), i6 = V(repeating: s[6]), i7 = V(repeating: s[7])
+        let i8 = V(repeating: s[8]) &+ V(0, 1, 2, 3)
+        let i9 = V(repeating: s[9]) &+ V(repeating: 0).replacing(with: 1, where: i8 .< V(repeating: s[8]))
+        let i10 = V(repeating: s[10]), i11 = V(repeating: s[11])
+        let i12 = V(repeating: s[12]), i13 = V(repeating: s[13]), i14 = V(repeating: s[14]), i15 = V(repeating: s[15])
+        var x0 = i0, x1 = i1, x2 = i2, x3 = i3, x4 = i4, x5 = i5, x6 = i6, x7 = i7
+        var x8 = i8, x9 = i9, x10 = i10, x11 = i11, x12 = i12, x13 = i13, x14 = i14, x15 = i15
+        @inline(__always) func qr(_ a: inout V, _ b: inout V, _ c: inout V, _ d: inout V) {
+            var t = a &+ d; b ^= (t &<< l7) | (t &>> r7)
+            t = b &+ a; c ^= (t &<< l9) | (t &>> r9)
+            t = c &+ b; d ^= (t &<< l13) | (t &>> r13)
+            t = d &+ c; a ^= (t &<< l18) | (t &>> r18)
+        }
+        for _ in 0..<10 {
+            qr(&x0, &x4, &x8, &x12); qr(&x5, &x9, &x13, &x1)
+            qr(&x10, &x14, &x2, &x6); qr(&x15, &x3, &x7, &x11)
+            qr(&x0, &x1, &x2, &x3); qr(&x5, &x6, &x7, &x4)
+            qr(&x10, &x11, &x8, &x9); qr(&x15, &x12, &x13, &x14)
+        }
+        x0 &+= i0; x1 &+= i1; x2 &+= i2; x3 &+= i3; x4 &+= i4; x5 &+= i5; x6 &+= i6; x7 &+= i7
+        x8 &+= i8; x9 &+= i9; x10 &+= i10; x11 &+= i11; x12 &+= i12; x13 &+= i13; x14 &+= i14; x15 &+= i15
+        xorTransposed(x0, x1, x2, x3, target, 0)
+        xorTransposed(x4, x5, x6, x7, target, 16)
+        xorTransposed(x8, x9, x10, x11, target, 32)
+        xorTransposed(x12, x13, x14, x15, target, 48)
     }
 }

@@ -11,12 +11,14 @@ public enum KDBXCodec {
     /// streamed so the payload is never held whole in several copies.
     /// - Parameters:
     ///   - file: the whole file.
-    ///   - key: the composite key.
+    ///   - key: the composite key (a challenge-response component is asked once, for the file's
+    ///     challenge).
     ///   - limits: bounds on sizes and KDF cost.
     /// - Returns: the vault, with ``Vault/format`` read from the header.
     /// - Throws: ``KDBXError``: `.wrongKey` (header HMAC or stream start bytes), `.corruptedFile`
     ///   (header hash, block HMAC or hash, padding, gzip, XML, Meta/HeaderHash), `.unsupported`
-    ///   (not KDBX, KDB 1.x, version, cipher, KDF), `.limitExceeded`.
+    ///   (not KDBX, KDB 1.x, version, cipher, KDF), `.limitExceeded`, `.missingKeyComponent` and
+    ///   `.cancelled` (the challenge-response component did not answer).
     /// - Complexity: dominated by the KDF.
     public static func open(_ file: [UInt8], key: CompositeKey, limits: KDBXLimits = KDBXLimits()) throws(KDBXError) -> Vault {
         let reader = try KDBXReader(file: file, limits: limits)
@@ -30,8 +32,11 @@ public enum KDBXCodec {
     /// version is ``versionToWrite(for:options:)``. KDBX 4 files use the ChaCha20 inner stream with
     /// a 64-byte key, 1 MiB HMAC blocks and a final empty block; KDBX 3.1 files use Salsa20 with a
     /// 32-byte key, stream start bytes, hashed blocks and Meta/HeaderHash.
+    /// A key with a challenge-response component is asked once, for the new challenge (see
+    /// ``ChallengeResponseKey``), before the KDF.
     /// - Throws: ``KDBXError`` `.invalidModel` (version impossible for the content or format),
-    ///   `.limitExceeded` (KDF cost beyond `options.limits`).
+    ///   `.limitExceeded` (KDF cost beyond `options.limits`), `.missingKeyComponent` and
+    ///   `.cancelled` (the challenge-response component did not answer).
     /// - Complexity: dominated by the KDF.
     public static func save(_ vault: Vault, key: CompositeKey, options: KDBXSaveOptions = KDBXSaveOptions()) throws(KDBXError) -> [UInt8] {
         try KDBXWriter(vault: vault, options: options).write(key: key)

@@ -25,19 +25,23 @@ package struct KDBXReader {
         (header, payloadOffset) = try KDBXHeader.read(from: file[...], limits: limits)
     }
 
-    /// Runs the KDF and, in KDBX 4, checks the header HMAC (the credential check).
+    /// Runs the KDF (after asking a challenge-response component, when the key has one) and, in
+    /// KDBX 4, checks the header HMAC (the credential check).
     /// - Throws: ``KDBXError`` `.wrongKey` when the header HMAC does not verify, `.limitExceeded`
-    ///   when the KDF cost exceeds the limits.
+    ///   when the KDF cost exceeds the limits, `.missingKeyComponent` or `.cancelled` from a
+    ///   challenge-response component.
     /// - Complexity: the KDF's cost.
     package func deriveKeys(_ key: CompositeKey, progress: KDFProgressHandler? = nil) throws(KDBXError) -> MasterKeys {
-        let transformed = try MasterKeys.transform(compositeKey: key, kdf: header.kdf, limits: limits, progress: progress)
+        let transformed = try MasterKeys.transformedKey(compositeKey: key, version: header.version, kdf: header.kdf,
+                                                        masterSeed: header.masterSeed, limits: limits, progress: progress)
         return try keys(transformedKey: transformed)
     }
 
     /// The keys from a transformed key already derived for this header's KDF parameters (a cached
     /// one, for a quick reopen without the KDF), checked like ``deriveKeys(_:progress:)`` does: in
     /// KDBX 4 by the header HMAC here, in 3.x by the stream start bytes when the payload is read.
-    /// - Parameter transformedKey: the KDF output, 32 bytes.
+    /// - Parameter transformedKey: the KDF output, 32 bytes (64 for a KDBX 3.1 key with a
+    ///   challenge-response component, see ``MasterKeys/transformedKey(compositeKey:version:kdf:masterSeed:limits:progress:transform:)``).
     /// - Throws: ``KDBXError`` `.wrongKey` when the header HMAC does not verify.
     package func keys(transformedKey: SecureBytes) throws(KDBXError) -> MasterKeys {
         let keys = MasterKeys(transformedKey: transformedKey, masterSeed: header.masterSeed)
@@ -45,7 +49,7 @@ package struct KDBXReader {
             let stored = file[(payloadOffset - 32)..<payloadOffset]
             let computed = HMACBlockStream.headerHMAC(header: header.rawBytes, hmacKey: keys.hmacKey)
             guard constantTimeEquals(computed, stored) else {
-                throw KDBXError(.wrongKey, "the header HMAC does not verify (a challenge-response key component, if the vault uses one, is not supported)", location: "offset \(payloadOffset - 32)")
+                throw KDBXError(.wrongKey, "the header HMAC does not verify", location: "offset \(payloadOffset - 32)")
             }
         }
         return keys
@@ -65,7 +69,7 @@ package struct KDBXReader {
         func checkStartBytes() throws(KDBXError) {
             guard !startBytesChecked, plain.count >= 32 else { return }
             guard let expected = header.streamStartBytes, constantTimeEquals(plain[0..<32], expected) else {
-                throw KDBXError(.wrongKey, "the stream start bytes do not match (a challenge-response key component, if the vault uses one, is not supported)", location: HeaderFieldID.describe(9))
+                throw KDBXError(.wrongKey, "the stream start bytes do not match", location: HeaderFieldID.describe(9))
             }
             startBytesChecked = true
         }
@@ -81,7 +85,7 @@ package struct KDBXReader {
         } else {
             guard plain.count >= 32 else { throw KDBXError(.corruptedFile, "the payload is shorter than the stream start bytes") }
             guard let expected = header.streamStartBytes, constantTimeEquals(plain[0..<32], expected) else {
-                throw KDBXError(.wrongKey, "the stream start bytes do not match (a challenge-response key component, if the vault uses one, is not supported)", location: HeaderFieldID.describe(9))
+                throw KDBXError(.wrongKey, "the stream start bytes do not match", location: HeaderFieldID.describe(9))
             }
             out = try HashedBlockStream.read(Array(plain[32...]), limits: limits)
         }

@@ -2,8 +2,12 @@ import MyPassBytes
 import MyPassCompression
 import MyPassCrypto
 
-/// A save made ready by ``KDBXWriter/prepare()``: the outer header with fresh random values
-/// (master seed, encryption IV, KDF seed or salt, inner stream key, 3.x stream start bytes). The
+/// A save made ready by ``KDBXWriter/prepare(forChallengeResponse:)``: the outer header with fresh
+/// random values (master seed, encryption IV, KDF seed or salt, inner stream key, 3.x stream start
+/// bytes). For a key with a challenge-response component the challenge (the KDF seed in KDBX 4,
+/// the master seed in 3.1) is drawn again until its last byte is neither 0x20 nor 0x00, so that
+/// every way of padding it for a hardware key gives the same response
+/// (``YubiKeyChallenge/isPaddingNeutral(_:)``). The
 /// caller derives the keys for ``header``'s KDF parameters once (the expensive step), then
 /// ``KDBXWriter/write(_:keys:to:)`` streams the file with them; the same keys verify what was written.
 package struct KDBXSavePlan: Sendable {
@@ -43,17 +47,30 @@ package struct KDBXWriter {
     }
 
     /// Draws the fresh random values and serializes the header.
+    /// - Parameters:
+    ///   - forChallengeResponse: whether the key has a challenge-response component (then the
+    ///     challenge is drawn padding-neutral, see ``KDBXSavePlan``).
+    ///   - keptKDF: KDF parameters (seed included) to use instead of fresh ones: those of an
+    ///     earlier plan of the same save whose file was never published, so that its transformed key
+    ///     serves again (see ``keepsKDF(of:forChallengeResponse:)``). The master seed, encryption IV
+    ///     and inner stream key are always drawn fresh.
     /// - Throws: ``KDBXError`` `.invalidModel` (version impossible for the content or format).
-    package func prepare() throws(KDBXError) -> KDBXSavePlan {
+    package func prepare(forChallengeResponse: Bool = false, keptKDF: KDFParameters? = nil) throws(KDBXError) -> KDBXSavePlan {
         let version = try KDBXCodec.versionToWrite(for: vault, options: options)
         let format = vault.format
         let isKDBX4 = version.isKDBX4
-        let kdf = KDFParameters.fresh(format.kdf, keeping: format.kdfItems)
+        var kdf = keptKDF ?? KDFParameters.fresh(format.kdf, keeping: format.kdfItems)
+        var masterSeed = SecureRandom.bytes(count: 32)
+        if forChallengeResponse {
+            // 1 draw in 128 is redrawn; the bias costs the 32-byte seed under 0.012 bits.
+            while isKDBX4 && keptKDF == nil && !YubiKeyChallenge.isPaddingNeutral(kdf.seed) { kdf.seed = SecureRandom.bytes(count: 32) }
+            while !isKDBX4 && !YubiKeyChallenge.isPaddingNeutral(masterSeed) { masterSeed = SecureRandom.bytes(count: 32) }
+        }
         var innerStreamKey = SecureRandom.bytes(count: isKDBX4 ? 64 : 32)
         defer { wipe(&innerStreamKey) }
         var header = KDBXHeader(
             version: version, cipher: format.cipher, compression: format.compression,
-            masterSeed: SecureRandom.bytes(count: 32), encryptionIV: SecureRandom.bytes(count: format.cipher.ivByteCount),
+            masterSeed: masterSeed, encryptionIV: SecureRandom.bytes(count: format.cipher.ivByteCount),
             kdf: kdf,
             innerStreamAlgorithm: isKDBX4 ? nil : .salsa20,
             innerStreamKey: isKDBX4 ? nil : SecureBytes(innerStreamKey),
@@ -63,10 +80,26 @@ package struct KDBXWriter {
         return KDBXSavePlan(version: version, header: header, innerStreamKey: SecureBytes(innerStreamKey))
     }
 
-    /// Derives the keys for a plan (runs the KDF once).
-    /// - Throws: ``KDBXError`` `.limitExceeded` (KDF cost beyond `options.limits`), `.cancelled`.
+    /// Whether a plan for this vault may keep `plan`'s KDF parameters: the vault's KDF settings and
+    /// stored items give the same parameters but for the seed, and the transformed key does not
+    /// depend on the master seed (it does in KDBX 3.1 with a challenge-response component, whose
+    /// challenge is the master seed, drawn fresh for every plan).
+    package func keepsKDF(of plan: KDBXSavePlan, forChallengeResponse: Bool = false) -> Bool {
+        if forChallengeResponse && !plan.version.isKDBX4 { return false }
+        var fresh = KDFParameters.fresh(vault.format.kdf, keeping: vault.format.kdfItems)
+        fresh.seed = plan.header.kdf.seed
+        return fresh == plan.header.kdf
+    }
+
+    /// Derives the keys for a plan (asks a challenge-response component for the plan's challenge,
+    /// then runs the KDF once).
+    /// - Throws: ``KDBXError`` `.limitExceeded` (KDF cost beyond `options.limits`), `.cancelled`,
+    ///   `.missingKeyComponent` (the challenge-response component did not answer).
     package func deriveKeys(_ plan: KDBXSavePlan, key: CompositeKey) throws(KDBXError) -> MasterKeys {
-        try MasterKeys(compositeKey: key, masterSeed: plan.header.masterSeed, kdf: plan.header.kdf, limits: options.limits)
+        let header = plan.header
+        let transformed = try MasterKeys.transformedKey(compositeKey: key, version: header.version, kdf: header.kdf,
+                                                        masterSeed: header.masterSeed, limits: options.limits)
+        return MasterKeys(transformedKey: transformed, masterSeed: header.masterSeed)
     }
 
     /// Writes the whole file for `plan` with `keys` (derived for the plan's header) to `sink`.
@@ -110,7 +143,7 @@ package struct KDBXWriter {
 
     /// The whole file in memory (prepare, one KDF, write).
     package func write(key: CompositeKey) throws(KDBXError) -> [UInt8] {
-        let plan = try prepare()
+        let plan = try prepare(forChallengeResponse: key.hasChallengeResponse)
         let keys = try deriveKeys(plan, key: key)
         var sink = KDBXArraySink()
         try write(plan, keys: keys, to: &sink)

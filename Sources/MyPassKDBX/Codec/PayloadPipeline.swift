@@ -69,7 +69,7 @@ struct PayloadPipeline<Content: PayloadContent> {
             rest = rest.dropFirst(need)
             guard startBytes.count == 32 else { return }
             guard let expected = header.streamStartBytes, constantTimeEquals(startBytes, expected) else {
-                throw KDBXError(.wrongKey, "the stream start bytes do not match (a challenge-response key component, if the vault uses one, is not supported)", location: HeaderFieldID.describe(9))
+                throw KDBXError(.wrongKey, "the stream start bytes do not match", location: HeaderFieldID.describe(9))
             }
             startBytesChecked = true
         }

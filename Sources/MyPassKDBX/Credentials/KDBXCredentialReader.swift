@@ -81,7 +81,7 @@ package struct KDBXCredentialReader {
         if header.version.isKDBX4 {
             let computed = HMACBlockStream.headerHMAC(header: header.rawBytes, hmacKey: keys.hmacKey)
             guard constantTimeEquals(computed, storedHeaderHMAC) else {
-                throw KDBXError(.wrongKey, "the header HMAC does not verify (a challenge-response key component, if the vault uses one, is not supported)")
+                throw KDBXError(.wrongKey, "the header HMAC does not verify")
             }
         }
         return keys

@@ -93,6 +93,15 @@ public struct EntryField: Equatable, Sendable {
         }
     }
 
+    /// Whether `other` holds the same value, byte for byte in UTF-8 (protection flags aside), as
+    /// `protectedValue == other.protectedValue` says, without masking a copy of a plain value.
+    /// Constant time in the bytes when either value is protected; two plain values (not secret)
+    /// compare directly.
+    public func hasSameValue(as other: EntryField) -> Bool {
+        if case .plain(let a) = storage, case .plain(let b) = other.storage { return a.utf8.elementsEqual(b.utf8) }
+        return withUTF8Bytes { a in other.withUTF8Bytes { b in constantTimeEquals(a, b) } }
+    }
+
     /// Calls `body` with the value's UTF-8 bytes (a wiped scratch copy for protected values).
     public func withUTF8Bytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
         switch storage {

@@ -8,7 +8,11 @@
 public struct BinaryPool: Sendable {
     /// The distinct binaries, in reference order (reference `n` is `items[n]`).
     public private(set) var items: [BinaryPoolItem] = []
-    private var indexByContent: [BinaryPoolItem: Int] = [:]
+    /// Item numbers by a fingerprint of size, flag and sampled bytes (not of every byte: hashing
+    /// all of a large attachment cost as much as the rest of its save). Contents with the same
+    /// fingerprint are then compared: at once when they share their storage (an attachment and
+    /// its copies in the history), word by word otherwise.
+    private var indicesByFingerprint: [Int: [Int]] = [:]
 
     /// An empty pool.
     public init() {}
@@ -29,16 +33,62 @@ public struct BinaryPool: Sendable {
     /// - Returns: its reference number.
     @discardableResult
     public mutating func add(_ attachment: Attachment) -> Int {
-        let item = BinaryPoolItem(data: attachment.data, isProtected: attachment.isProtected)
-        if let index = indexByContent[item] { return index }
-        items.append(item)
-        indexByContent[item] = items.count - 1
+        let fingerprint = Self.fingerprint(attachment)
+        if let index = find(attachment, among: indicesByFingerprint[fingerprint]) { return index }
+        items.append(BinaryPoolItem(data: attachment.data, isProtected: attachment.isProtected))
+        indicesByFingerprint[fingerprint, default: []].append(items.count - 1)
         return items.count - 1
     }
 
     /// The reference number of an attachment's content, or `nil` when it is not in the pool.
     public func reference(for attachment: Attachment) -> Int? {
-        indexByContent[BinaryPoolItem(data: attachment.data, isProtected: attachment.isProtected)]
+        find(attachment, among: indicesByFingerprint[Self.fingerprint(attachment)])
+    }
+
+    private func find(_ attachment: Attachment, among candidates: [Int]?) -> Int? {
+        candidates?.first { index in
+            items[index].isProtected == attachment.isProtected && Self.sameBytes(items[index].data, attachment.data)
+        }
+    }
+
+    /// The size, the flag and up to 64 bytes at the start, the middle and the end.
+    private static func fingerprint(_ attachment: Attachment) -> Int {
+        var hasher = Hasher()
+        hasher.combine(attachment.data.count)
+        hasher.combine(attachment.isProtected)
+        attachment.data.withUnsafeBytes { bytes in
+            let sample = 64
+            if bytes.count <= 3 * sample {
+                hasher.combine(bytes: bytes)
+            } else {
+                let middle = (bytes.count - sample) / 2
+                hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: bytes[..<sample]))
+                hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: bytes[middle..<(middle + sample)]))
+                hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: bytes[(bytes.count - sample)...]))
+            }
+        }
+        return hasher.finalize()
+    }
+
+    /// Whether `a` and `b` hold the same bytes: true at once for one shared storage, else eight
+    /// bytes at a time.
+    private static func sameBytes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        return a.withUnsafeBytes { x in
+            b.withUnsafeBytes { y in
+                guard let p = x.baseAddress, let q = y.baseAddress, p != q else { return true }
+                var offset = 0
+                while offset &+ 8 <= x.count {
+                    if p.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                        != q.loadUnaligned(fromByteOffset: offset, as: UInt64.self) { return false }
+                    offset &+= 8
+                }
+                while offset < x.count {
+                    if x[offset] != y[offset] { return false }
+                    offset &+= 1
+                }
+                return true
+            }
+        }
     }
 }
-

@@ -184,22 +184,16 @@ extension VaultXMLReader {
             var bytes = try base64(leaf.text, what: "a protected value")
             stream.apply(to: &bytes)
             defer { wipe(&bytes) }
-            return EntryField(key: "", protectedValue: Self.protectedString(bytes))
+            return EntryField(key: "", protectedValue: protectedString(bytes))
         }
         return EntryField(key: "", value: leaf.text, isProtected: XMLValues.flag(leaf.attributes, "ProtectInMemory"))
     }
 
-    /// A protected string from clear UTF-8 bytes, through non-generic copies (the generic
-    /// `ProtectedString(utf8Bytes:)` is not specialised across modules and was a third of the
-    /// reading time in profiles).
-    static func protectedString(_ bytes: [UInt8]) -> ProtectedString {
-        var secure = SecureBytes(zeroedCount: bytes.count)
-        secure.withUnsafeMutableBytes { target in
-            bytes.withUnsafeBytes { source in
-                if let base = source.baseAddress, source.count > 0 { target.copyMemory(from: UnsafeRawBufferPointer(start: base, count: source.count)) }
-            }
-        }
-        return ProtectedString(secureUTF8: secure)
+    /// A protected string from clear UTF-8 bytes, masked with the next pad of this read's
+    /// keystream (``pads``).
+    func protectedString(_ bytes: [UInt8]) -> ProtectedString {
+        var source = pads
+        return bytes.withUnsafeBytes { ProtectedString(utf8: $0, pads: &source) }
     }
 
     /// A `Binary/Value`: a `Ref` into the pool (inner text ignored, as KeePass), or inline base64,

@@ -1,4 +1,5 @@
 import MyPassBytes
+import MyPassCrypto
 import MyPassXML
 
 /// Reads the decrypted, decompressed XML body of a KDBX file (`<KeePassFile>`) into the vault model,
@@ -27,6 +28,9 @@ public struct VaultXMLReader {
     /// Bytes produced so far by gunzipping `Compressed="True"` binaries: all of them together may
     /// inflate to at most `limits.maxBinaryBytes`, so that many small gzip bombs cannot add up.
     var inflatedBinaryBytes = 0
+    /// The pads of this read's protected values: one keystream under one random key, wiped when
+    /// the reader goes away.
+    let pads = ChaCha20PadSource()
 
     var frames: [Frame] = [Frame(kind: .document)]
     var leaf: Leaf?

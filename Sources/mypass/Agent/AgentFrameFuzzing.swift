@@ -27,6 +27,9 @@ package enum AgentFrameFuzzing {
         if message.fields.count == 5 {
             let flags = message.fields[1].count == 1 ? message.fields[1][0] : 0
             _ = try? CompositeKey(rawKey: message.fields[0], hasPassword: flags & 1 != 0, hasKeyFile: flags & 2 != 0)
+            _ = try? CompositeKey(fixedComponents: message.fields[0], hasPassword: flags & 1 != 0, hasKeyFile: flags & 2 != 0,
+                                  challengeResponse: .unavailable("fuzzing"))
+            _ = AgentMessage.isCompositeKeyField(message.fields[0]) && AgentMessage.isTransformedKeyField(message.fields[2])
             if let dictionary = try? VariantDictionary(parsing: message.fields[3].withUnsafeBytes { Array($0) }[...]) {
                 _ = try? KDFParameters(dictionary: dictionary)
             }

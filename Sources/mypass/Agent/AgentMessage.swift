@@ -11,16 +11,31 @@ import MyPassBytes
 ///
 /// request  code   fields                                      response fields (code 0 = ok)
 /// 'S' status      —                                           (path, seconds-left:u64le)*
-/// 'G' get         path                                        composite-key(32) flags(1)
-///                                                             transformed-key(32) kdf seconds-left:u64le
-/// 'P' put         path composite-key(32) flags(1)             —
-///                 transformed-key(32) kdf timeout-seconds:u64le
-/// 'K' update key  path transformed-key(32) kdf                —
+/// 'G' get         path                                        composite-key flags(1)
+///                                                             transformed-key kdf seconds-left:u64le
+/// 'P' put         path composite-key flags(1)                 —
+///                 transformed-key kdf timeout-seconds:u64le
+/// 'K' update key  path transformed-key kdf                    —
 /// 'L' lock        path, or no field for every vault           count:u64le
+/// 'H' SSH serve   path socket-path terminal-path              —
+///                 (serve the SSH agent protocol on socket-path for the held vault, with no
+///                 key yet; the terminal, possibly empty, is where confirmations are asked)
+/// 'A' SSH add     path socket-path identity options           —
+///                 (identity: a key in SSH_AGENTC_ADD_IDENTITY's form, comment included;
+///                 options: confirm:u8 lifetime-seconds:u64le, 0 for none)
+/// 'I' SSH list    —                                           identity*: each an SSH-wire
+///                 string vault, string socket, string key-blob, string comment,
+///                 uint32 confirm, uint32 seconds-left (0: no lifetime)
 ///
-/// response codes: 0 ok, 1 not held, 2 refused (another user), 3 bad request
+/// response codes: 0 ok, 1 not held, 2 refused (another user), 3 bad request, 4 failed (field 0:
+/// the reason)
 /// path   = the vault's real path (symbolic links resolved), UTF-8
-/// flags  = bit 0: the composite key has a password, bit 1: it has a key file
+/// flags  = bit 0: the composite key has a password, bit 1: it has a key file,
+///          bit 2: it has a challenge-response component (a hardware key)
+/// composite-key = its 32-byte hash; with flag bit 2, its password and key-file
+///          components instead (0, 32 or 64 bytes), to which a response is added
+/// transformed-key = 32 bytes; 64 for a KDBX 3.1 vault with a challenge-response
+///          component (SHA-256 of the response, then the KDF output)
 /// kdf    = the KDF parameters the transformed key was derived for, as a KDBX 4
 ///          VariantDictionary (header field 11), seed included
 /// ```
@@ -40,6 +55,12 @@ struct AgentMessage {
         case put = 0x50
         case updateKey = 0x4B
         case lock = 0x4C
+        case sshServe = 0x48
+        case sshAdd = 0x41
+        case sshList = 0x49
+
+        /// Whether the request changes what the agent holds.
+        var changesState: Bool { self != .status && self != .get && self != .sshList }
     }
 
     /// Response codes.
@@ -48,7 +69,16 @@ struct AgentMessage {
         case notHeld = 1
         case refused = 2
         case badRequest = 3
+        /// The request was understood and could not be carried out; field 0 says why.
+        case failed = 4
     }
+
+    /// Whether `field` can be a `put`'s composite key: 32 bytes (its hash), or 0 or 64 (the
+    /// components of a key with a hardware key; 32 is one component too).
+    static func isCompositeKeyField(_ field: SecureBytes) -> Bool { field.count <= 64 && field.count % 32 == 0 }
+
+    /// Whether `field` can be a transformed key: 32 bytes, or 64 (KDBX 3.1 with a hardware key).
+    static func isTransformedKeyField(_ field: SecureBytes) -> Bool { field.count == 32 || field.count == 64 }
 
     /// The request or response code.
     var code: UInt8
@@ -133,11 +163,14 @@ enum AgentError: Error, Sendable {
     case unsafe(String)
     /// The peer broke the protocol or refused us.
     case protocolError(String)
+    /// The agent accepted the connection but did not answer in time (stopped, or overloaded):
+    /// not the same as "nothing is unlocked".
+    case timedOut(String)
 
     /// One line for the user.
     var reason: String {
         switch self {
-        case .unavailable(let text), .unsafe(let text), .protocolError(let text): return text
+        case .unavailable(let text), .unsafe(let text), .protocolError(let text), .timedOut(let text): return text
         }
     }
 }

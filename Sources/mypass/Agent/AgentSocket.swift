@@ -10,7 +10,7 @@ import Glibc
 /// The socket is `$XDG_RUNTIME_DIR/mypass/agent.sock`, or `<temp>/mypass-<uid>/agent.sock` when
 /// `XDG_RUNTIME_DIR` is unset; the directory is mode 0700 and owned by the user, the socket 0600.
 /// Both sides check the other end with `SO_PEERCRED`: only the same uid is served or trusted.
-final class AgentSocket {
+final class AgentSocket: @unchecked Sendable {
     /// Seconds a peer may take to send or receive one frame before the connection is dropped.
     static let ioTimeoutSeconds = 5
 
@@ -66,54 +66,30 @@ final class AgentSocket {
     /// - Throws: ``AgentError/unavailable(_:)`` when no agent answers; `.unsafe` when the socket's
     ///   process is another user's.
     static func connect() throws(AgentError) -> AgentSocket {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        try connect(to: path)
+    }
+
+    /// Connects to the Unix socket at `socketPath` and checks that its process runs as this user.
+    /// - Throws: as ``connect()``.
+    static func connect(to socketPath: String) throws(AgentError) -> AgentSocket {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw .unavailable("cannot create a socket") }
         let connection = AgentSocket(fd: fd)
-        let result = try withAddress(path) { address, length in Glibc.connect(fd, address, length) }
+        let result = try UnixListener.withSocketAddress(socketPath) { address, length in Glibc.connect(fd, address, length) }
         guard result == 0 else { throw .unavailable("no agent is running (\(String(cString: strerror(errno))))") }
         guard let peer = connection.peerUID(), peer == geteuid() else {
-            throw .unsafe("the agent socket \(path) is served by another user")
+            throw .unsafe("the agent socket \(socketPath) is served by another user")
         }
         try connection.setTimeouts()
         return connection
     }
 
     /// Binds and listens on the socket path (mode 0600), replacing a stale socket.
-    /// - Returns: the listening descriptor, or `nil` when another agent already answers there.
+    /// - Returns: the listener, or `nil` when another agent already answers there.
     /// - Throws: ``AgentError/unsafe(_:)`` for an unsafe directory, `.unavailable` when binding fails.
-    static func listen() throws(AgentError) -> Int32? {
+    static func listen() throws(AgentError) -> UnixListener? {
         try prepareDirectory()
-        if (try? connect()) != nil { return nil }
-        // A stale socket (no agent answered); ENOENT when there is none. Any other failure
-        // shows as bind's EADDRINUSE below.
-        _ = unlink(path)
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw .unavailable("cannot create a socket") }
-        let previous = umask(0o177)
-        let bound = try withAddress(path) { address, length in bind(fd, address, length) }
-        _ = umask(previous)  // umask cannot fail
-        guard bound == 0, chmod(path, 0o600) == 0, Glibc.listen(fd, 16) == 0 else {
-            let reason = String(cString: strerror(errno))
-            close(fd)
-            throw .unavailable("cannot listen on \(path): \(reason)")
-        }
-        return fd
-    }
-
-    /// Calls `body` with a `sockaddr_un` for `path`.
-    private static func withAddress(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32) throws(AgentError) -> Int32 {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard bytes.count < capacity else { throw .unsafe("the socket path is longer than \(capacity - 1) bytes: \(path)") }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        return withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        return try UnixListener.bind(path, backlog: 64) { (try? connect()) != nil }
     }
 
     // MARK: - Peer and frames
@@ -124,6 +100,14 @@ final class AgentSocket {
         var length = socklen_t(MemoryLayout<PeerCredentials>.size)
         guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0 else { return nil }
         return credentials.uid
+    }
+
+    /// The pid of the process at the other end when it connected (`SO_PEERCRED`), or `nil`.
+    func peerPID() -> pid_t? {
+        var credentials = PeerCredentials()
+        var length = socklen_t(MemoryLayout<PeerCredentials>.size)
+        guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0 else { return nil }
+        return credentials.pid
     }
 
     /// Linux's `struct ucred` (`pid_t`, `uid_t`, `gid_t`), which the Glibc module does not export.
@@ -166,30 +150,71 @@ final class AgentSocket {
         guard sent else { throw .unavailable("the agent connection closed") }
     }
 
-    /// Receives one frame.
-    /// - Throws: ``AgentError/unavailable(_:)`` when the peer closed or timed out;
-    ///   `.protocolError` for a frame out of bounds.
-    func receive() throws(AgentError) -> AgentMessage {
-        var header = SecureBytes(zeroedCount: 4)
-        try read(into: &header)
-        let length = Int(header[0]) | Int(header[1]) << 8 | Int(header[2]) << 16 | Int(header[3]) << 24
-        guard length >= 1 && length <= AgentMessage.maxBodyBytes else { throw .protocolError("frame of \(length) bytes") }
-        var body = SecureBytes(zeroedCount: length)
-        try read(into: &body)
-        return try AgentMessage(body: body)
-    }
-
-    private func read(into buffer: inout SecureBytes) throws(AgentError) {
-        let complete = buffer.withUnsafeMutableBytes { raw -> Bool in
+    /// Sends bytes as they are (an SSH agent frame).
+    /// - Throws: ``AgentError/unavailable(_:)`` when the peer went away or stalled.
+    func sendRaw(_ bytes: SecureBytes) throws(AgentError) {
+        let sent = bytes.withUnsafeBytes { raw -> Bool in
             var offset = 0
             while offset < raw.count {
-                let count = recv(fd, raw.baseAddress! + offset, raw.count - offset, 0)
+                let count = Glibc.send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
                 if count < 0 && errno == EINTR { continue }
                 guard count > 0 else { return false }
                 offset += count
             }
             return true
         }
-        guard complete else { throw .unavailable("the agent connection closed") }
+        guard sent else { throw .unavailable("the connection closed") }
+    }
+
+    /// Receives one frame, all of it before `deadline` (default: ``ioTimeoutSeconds`` from now),
+    /// however the peer spreads its bytes.
+    /// - Throws: ``AgentError/unavailable(_:)`` when the peer closed; `.timedOut` when the frame
+    ///   was not complete by the deadline; `.protocolError` for a frame out of bounds.
+    func receive(before deadline: ContinuousClock.Instant? = nil) throws(AgentError) -> AgentMessage {
+        let deadline = deadline ?? ContinuousClock.now + .seconds(Self.ioTimeoutSeconds)
+        var header = SecureBytes(zeroedCount: 4)
+        try read(into: &header, before: deadline)
+        let length = Int(header[0]) | Int(header[1]) << 8 | Int(header[2]) << 16 | Int(header[3]) << 24
+        guard length >= 1 && length <= AgentMessage.maxBodyBytes else { throw .protocolError("frame of \(length) bytes") }
+        var body = SecureBytes(zeroedCount: length)
+        try read(into: &body, before: deadline)
+        return try AgentMessage(body: body)
+    }
+
+    /// Fills `buffer` from the socket, waiting for each piece no later than `deadline`.
+    /// - Throws: ``AgentError/timedOut(_:)`` at the deadline, `.unavailable` when the peer closed.
+    func read(into buffer: inout SecureBytes, before deadline: ContinuousClock.Instant) throws(AgentError) {
+        let fd = self.fd
+        let outcome = buffer.withUnsafeMutableBytes { raw -> Int in
+            var offset = 0
+            while offset < raw.count {
+                guard Self.waitReadable(fd, before: deadline) else { return -1 }
+                let count = recv(fd, raw.baseAddress! + offset, raw.count - offset, 0)
+                if count < 0 && errno == EINTR { continue }
+                if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return -1 }
+                guard count > 0 else { return 0 }
+                offset += count
+            }
+            return 1
+        }
+        switch outcome {
+        case 1: return
+        case -1: throw .timedOut("the agent did not answer within \(Self.ioTimeoutSeconds) s")
+        default: throw .unavailable("the agent connection closed")
+        }
+    }
+
+    /// Waits until `fd` is readable (or closed); false when `deadline` passed first.
+    static func waitReadable(_ fd: Int32, before deadline: ContinuousClock.Instant) -> Bool {
+        while true {
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else { return false }
+            let (seconds, attoseconds) = left.components
+            let milliseconds = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, milliseconds)
+            if ready > 0 { return true }
+            if ready < 0 && errno != EINTR { return true }  // let recv report the error
+        }
     }
 }

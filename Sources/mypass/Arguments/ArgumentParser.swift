@@ -1,3 +1,5 @@
+import Foundation
+
 /// Parses a command line the way swift-argument-parser does: options anywhere among the
 /// positionals, `--name value` and `--name=value`, repeatable options, `--` ends options,
 /// `-h`/`--help` on every command.
@@ -9,11 +11,13 @@ enum ArgumentParser {
     }
 
     /// Parses `arguments` (the words after the command name) against `spec`. When the command's
-    /// first positional is `<vault>` and fewer positionals are given than it requires, the vault
-    /// is `defaultVault()` (``DefaultVault``) and the given ones fill the rest.
+    /// first positional is `<vault>` and fewer positionals are given than it requires, or fewer
+    /// than it takes and the first is neither a file nor named `*.kdbx` (`ls Work`), the vault is
+    /// `defaultVault()` (``DefaultVault``) and the given ones fill the rest.
     ///
     /// - Throws: a usage `CLIError` (exit code 2) for unknown options, missing values, missing or
-    ///   extra positionals, or a value given to a flag; what `defaultVault` throws.
+    ///   extra positionals, a missing required option, or a value given to a flag; what
+    ///   `defaultVault` throws.
     static func parse(_ arguments: [String], for spec: CommandSpec,
                       defaultVault: () throws(CLIError) -> String? = { nil }) throws(CLIError) -> Outcome {
         // Help wins over every other problem, as in swift-argument-parser.
@@ -25,9 +29,14 @@ enum ArgumentParser {
         var positionals: [String] = []
         var index = 0
         var optionsEnded = false
+        let trailing = spec.positionals.last.map { $0.isTrailing } ?? false
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
+            if optionsEnded && trailing {
+                parsed.trailing.append(argument)
+                continue
+            }
             if optionsEnded || !looksLikeOption(argument) {
                 positionals.append(argument)
                 continue
@@ -80,22 +89,45 @@ enum ArgumentParser {
                 parsed.values[option.long] = [value]
             }
         }
-        let required = spec.positionals.filter { !$0.isOptional }.count
+        func isOptional(_ positional: PositionalSpec) -> Bool {
+            positional.isOptional || positional.optionalWithFlag.map { parsed.flags.contains($0) } == true
+        }
+        let named = spec.positionals.filter { !$0.isTrailing }
+        if let last = spec.positionals.last, last.isTrailing, parsed.trailing.isEmpty {
+            throw .usage("Missing the command to run after '--' (\(spec.usage))", spec)
+        }
+        let required = named.filter { !isOptional($0) }.count
         if spec.positionals.first?.name == "vault", positionals.count < required, let vault = try defaultVault() {
+            positionals.insert(vault, at: 0)
+        } else if spec.positionals.first?.name == "vault", !positionals.isEmpty, positionals.count < named.count,
+                  !names(aVault: positionals[0]), let vault = try defaultVault()
+        {
+            // `ls Work` with a default vault: the word is the optional positional, not a vault.
             positionals.insert(vault, at: 0)
         }
         var remaining = positionals[...]
-        for positional in spec.positionals {
+        for positional in named {
             if let value = remaining.popFirst() {
                 parsed.positionals[positional.name] = value
-            } else if !positional.isOptional {
+            } else if !isOptional(positional) {
                 throw .usage("Missing expected argument '<\(positional.name)>'", spec)
             }
         }
         if let extra = remaining.first {
             throw .usage("Unexpected argument '\(extra)'", spec)
         }
+        if let missing = spec.options.first(where: { $0.isRequired && parsed.values[$0.long] == nil }) {
+            throw .usage("Missing expected argument '\(missing.synopsis)'", spec)
+        }
         return .run(parsed)
+    }
+
+    /// Whether a word given where the vault goes is one: an existing file (not a directory), or
+    /// a name ending in `.kdbx`.
+    private static func names(aVault word: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return word.lowercased().hasSuffix(".kdbx")
+            || (FileManager.default.fileExists(atPath: word, isDirectory: &isDirectory) && !isDirectory.boolValue)
     }
 
     /// `-x`, `--xyz`, `--`; but not `-` (standard input) or a negative number (`-5`).

@@ -21,11 +21,18 @@ struct CommandSpec: Sendable {
     var usage: String {
         var parts = ["mypass", name]
         if !subcommands.isEmpty { parts.append("<subcommand>") }
-        for positional in positionals {
+        for positional in positionals where !positional.isTrailing {
             parts.append(positional.isOptional ? "[<\(positional.name)>]" : "<\(positional.name)>")
         }
-        for option in options where option.long != "help" {
+        // Required options first and without brackets, as swift-argument-parser shows them.
+        for option in options where option.isRequired {
+            parts.append("\(option.synopsis)\(option.isRepeatable ? " ..." : "")")
+        }
+        for option in options where option.long != "help" && !option.isRequired {
             parts.append("[\(option.synopsis)\(option.isRepeatable ? " ..." : "")]")
+        }
+        for positional in positionals where positional.isTrailing {
+            parts.append("-- <\(positional.name)> ...")
         }
         return parts.joined(separator: " ")
     }

@@ -10,6 +10,8 @@ struct OptionSpec: Sendable {
     var isRepeatable: Bool
     /// One line for `--help`.
     var help: String
+    /// The command cannot run without it (usage shows it without brackets); the command checks it.
+    var isRequired = false
 
     /// A flag: present or absent.
     static func flag(_ long: String, short: Character? = nil, _ help: String) -> OptionSpec {
@@ -18,8 +20,15 @@ struct OptionSpec: Sendable {
 
     /// An option with a value; a later occurrence replaces an earlier one unless `repeatable`.
     static func option(_ long: String, short: Character? = nil, _ valueName: String, repeatable: Bool = false,
-                       _ help: String) -> OptionSpec {
-        OptionSpec(long: long, short: short, valueName: valueName, isRepeatable: repeatable, help: help)
+                       required: Bool = false, _ help: String) -> OptionSpec {
+        OptionSpec(long: long, short: short, valueName: valueName, isRepeatable: repeatable, help: help, isRequired: required)
+    }
+
+    /// The values `valueName` lists (`json|xml|csv`: json, xml and csv), or empty when it names
+    /// a free value (`path`, `n`); shells complete them.
+    var choices: [String] {
+        guard let valueName, valueName.contains("|") else { return [] }
+        return valueName.split(separator: "|").map(String.init)
     }
 
     var isFlag: Bool { valueName == nil }

@@ -8,6 +8,8 @@ struct ParsedArguments: Sendable {
     var values: [String: [String]] = [:]
     /// Flags that were given, by long name.
     var flags: Set<String> = []
+    /// The words after `--` of a command with a trailing positional (``PositionalSpec/isTrailing``).
+    var trailing: [String] = []
 
     /// True when `--long` was given.
     func flag(_ long: String) -> Bool { flags.contains(long) }

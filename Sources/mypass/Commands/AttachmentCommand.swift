@@ -5,9 +5,27 @@ import Foundation
 import MyPassCore
 import MyPassKDBX
 
-/// `mypass attachment export|import|rm VAULT ENTRY NAME [FILE]`.
+/// `mypass attachment ls VAULT ENTRY` and `mypass attachment export|import|rm VAULT ENTRY NAME [FILE]`.
 enum AttachmentCommand {
-    /// Writes the attachment to FILE, or to standard output.
+    /// One line per attachment: its name and size (`--json`: an array of {name, size}).
+    static func list(_ parsed: ParsedArguments) throws {
+        let (context, _) = try VaultContext.open(parsed)
+        let located = try context.vault.resolveEntry(path: parsed.required("entry"))
+        let attachments = located.entry.attachments
+        if parsed.flag("json") {
+            Console.line(JSON.array(attachments.map {
+                JSON.object([("name", .string($0.name)), ("size", .int($0.data.count))])
+            }).prettyPrinted)
+            return
+        }
+        if attachments.isEmpty {
+            Console.noteLine("Entry '\(Vault.displayPath(located.path))' has no attachments.")
+            return
+        }
+        Console.out(Text.columns(attachments.map { [$0.name, Text.byteSize($0.data.count)] }))
+    }
+
+    /// Writes the attachment to FILE (never over an existing file without `--force`), or to standard output.
     static func export(_ parsed: ParsedArguments) throws {
         let (context, _) = try VaultContext.open(parsed)
         let located = try context.vault.resolveEntry(path: parsed.required("entry"))
@@ -20,7 +38,9 @@ enum AttachmentCommand {
             return
         }
         do {
-            try attachment.export(toPath: file)
+            try attachment.export(toPath: file, replacing: parsed.flag("force"))
+        } catch where error.code == .alreadyExists {
+            throw CLIError.failure("cannot write '\(file)': \(error.reason); --force replaces it")
         } catch {
             throw CLIError.failure("cannot write '\(file)': \(error.reason)")
         }

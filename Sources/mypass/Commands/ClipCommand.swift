@@ -39,12 +39,9 @@ enum ClipCommand {
             what = "the TOTP code"
             text = code.value
         } else {
-            let field = parsed.value("field") ?? Entry.StandardField.password
-            guard let value = located.entry.field(named: field) else {
-                throw CLIError.failure("entry '\(name)' has no field '\(field)'")
-            }
-            what = "the \(field)"
-            text = value.value
+            let field = try ShowCommand.field(parsed.value("field") ?? Entry.StandardField.password, of: located)
+            what = "the \(field.key)"
+            text = field.value
         }
         var utf8 = Array(text.utf8)
         let value = SecureBytes(utf8)

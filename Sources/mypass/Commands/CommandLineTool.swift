@@ -30,6 +30,7 @@ package enum CommandLineTool {
         "rmdir": RemoveGroupCommand.run,
         "totp": TOTPCommand.run,
         "match": MatchCommand.run,
+        "attachment ls": AttachmentCommand.list,
         "attachment export": AttachmentCommand.export,
         "attachment import": AttachmentCommand.importFile,
         "attachment rm": AttachmentCommand.remove,
@@ -45,6 +46,10 @@ package enum CommandLineTool {
         "lock": AgentCommands.lock,
         "status": AgentCommands.status,
         "agent": AgentCommands.agent,
+        "ssh-agent": SSHAgentCommand.run,
+        "git-credential": GitCredentialCommand.run,
+        "run": HeadlessCommands.run,
+        "read": HeadlessCommands.read,
         "clip": ClipCommand.clip,
         "unclip": ClipCommand.unclip,
         "create": CreateCommand.run,
@@ -117,6 +122,10 @@ package enum CommandLineTool {
             }
             if path == ["--man"] {
                 Console.out(ManualPage.render())
+                return
+            }
+            if path == ["help"] || path == ["--help"] || path == ["-h"] {
+                Console.out(CommandSpecs.help.helpText)
                 return
             }
             if path == ["--markdown"] {

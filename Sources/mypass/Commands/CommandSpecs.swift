@@ -1,18 +1,19 @@
 /// The specification of every `mypass` command: names, arguments, options and help.
 enum CommandSpecs {
-    /// `--keyfile`, `--no-password` and `--quiet`, on every command that opens a vault.
+    /// `--keyfile`, `--no-password`, `--quiet`, the agent, the KDF limit and the hardware key
+    /// (`--yubikey` and the like), on every command that opens a vault.
     static let keyOptions: [OptionSpec] = [
         .option("keyfile", short: "k", "path", "Key file to combine with the master password (or to use alone with --no-password)."),
         .flag("no-password", "Open with the key file alone: do not read a master password."),
         .flag("quiet", short: "q", "Silence the password prompts, progress and notes (errors and warnings still show)."),
         .flag("no-agent", "Do not use the agent's unlocked keys (as MYPASS_NO_AGENT=1)."),
         .option("max-kdf-rounds", "n", "Open a vault whose AES-KDF asks for more than 200,000,000 rounds (the default limit), up to n."),
-    ]
+    ] + ChallengeResponseOptions.specs
 
     static let vault = PositionalSpec(
         name: "vault", help: "The KeePass vault file (.kdbx); may be left out when MYPASS_VAULT or the config file names one.")
     static let entry = PositionalSpec(
-        name: "entry", help: "An entry: its path (Work/Email/GitHub; \\/ is a / in a name, \\\\ a backslash) or its UUID (32 hex digits).")
+        name: "entry", help: "An entry: its path (Work/Email/GitHub; \\/ is a / in a name, \\\\ a backslash), its title alone when no other entry outside the recycle bin has it (GitHub), or its UUID (32 hex digits).")
 
     /// Options shared by `add` and `edit`.
     static let entryEditOptions: [OptionSpec] = [
@@ -25,7 +26,7 @@ enum CommandSpecs {
         .option("protected-field", "name=value", repeatable: true, "A custom field kept protected (hidden)."),
         .option("protected-field-prompt", "name", repeatable: true,
                 "Read a protected field's value like a password (after the master and entry passwords), not from the command line."),
-        .flag("password-prompt", "Read the entry's password like the master password, after it (asked twice on a terminal)."),
+        .flag("password-prompt", "Read the entry's password like the master password, after it (asked twice on a terminal, also when the agent holds the vault)."),
         .flag("generate", "Set a generated password (see --length and the character-class flags)."),
         .option("attach", "file", repeatable: true, "Attach a file under its own name (replaces one with that name)."),
     ] + generatorOptions
@@ -52,11 +53,12 @@ enum CommandSpecs {
             --group and --search together list the entries that satisfy both. Entries in the
             recycle bin are listed only when its group is selected. The breadcrumb (Work > Email)
             is for reading; commands take paths with / (Work/Email/GitHub), as --paths prints them
-            (a / inside a name is written \\/, a backslash \\\\).
+            (a / inside a name is written \\/, a backslash \\\\). A GROUP after the vault is one
+            more --group.
             """,
-        positionals: [vault],
+        positionals: [vault, PositionalSpec(name: "group", help: "Only entries in this group and its subgroups (as --group).", isOptional: true)],
         options: [
-            .option("group", "path", repeatable: true, "Only entries in this group and its subgroups (Work/Email)."),
+            .option("group", "group", repeatable: true, "Only entries in this group and its subgroups (Work/Email)."),
             .option("search", "text", "Only entries whose title, user name, URL or tags contain the text."),
             .flag("json", "Print JSON: an array of {uuid, title, username, url, path, tags}."),
             .flag("paths", "Print each entry's path as commands take it (Work/Email/GitHub), one per line (a control character in a name shows as a space: give such an entry by its UUID, from --json)."),
@@ -65,14 +67,18 @@ enum CommandSpecs {
     static let groups = CommandSpec(
         name: "groups", abstract: "Show the group tree.",
         positionals: [vault],
-        options: [.flag("json", "Print JSON: an array of {uuid, name, path, entries}.")] + keyOptions)
+        options: [
+            .flag("json", "Print JSON: an array of {uuid, name, path, entries}."),
+            .flag("paths", "Print each group's path as commands take it (Work/Email), one per line, the root left out."),
+        ] + keyOptions)
 
     static let show = CommandSpec(
-        name: "show", abstract: "Show an entry's fields, attachments and current TOTP code.",
+        name: "show", abstract: "Show an entry's fields and attachments; protected values and the TOTP code only when asked.",
         positionals: [vault, entry],
         options: [
-            .flag("reveal", "Show protected values (the password...) instead of hiding them."),
-            .option("field", "name", "Print this field's value alone (protected values included)."),
+            .flag("reveal", "Show protected values (the password, the current TOTP code...) instead of hiding them."),
+            .flag("totp", short: "t", "Show the current TOTP code (as keepassxc-cli show -t); other protected values stay hidden."),
+            .option("field", "name", "Print this field's value alone (protected values included; the name in any case: username)."),
             .flag("json", "Print JSON."),
             .option("time", "unix-seconds", "Compute the TOTP code at this time instead of now."),
         ] + keyOptions)
@@ -130,11 +136,16 @@ enum CommandSpecs {
             .option("budget", "size", "Memory budget: bytes, or a number with KB, MB, GB, KiB, MiB or GiB (50MB)."),
         ] + keyOptions)
 
+    static let attachmentList = CommandSpec(
+        name: "attachment ls", abstract: "List an entry's attachments: name and size.",
+        positionals: [vault, entry],
+        options: [.flag("json", "Print JSON: an array of {name, size} (size in bytes).")] + keyOptions)
+
     static let attachmentExport = CommandSpec(
-        name: "attachment export", abstract: "Write an attachment to a file, or to stdout without FILE.",
+        name: "attachment export", abstract: "Write an attachment to a file (never over one without --force), or to stdout without FILE.",
         positionals: [vault, entry, PositionalSpec(name: "name", help: "The attachment's name."),
                       PositionalSpec(name: "file", help: "Where to write it (default: standard output).", isOptional: true)],
-        options: keyOptions)
+        options: [.flag("force", "Replace FILE when it exists.")] + keyOptions)
 
     static let attachmentImport = CommandSpec(
         name: "attachment import", abstract: "Attach a file to an entry under NAME (replacing one with that name).",
@@ -148,8 +159,8 @@ enum CommandSpecs {
         options: keyOptions)
 
     static let attachment = CommandSpec(
-        name: "attachment", abstract: "Export, import or remove an entry's attachments.",
-        subcommands: [attachmentExport, attachmentImport, attachmentRemove])
+        name: "attachment", abstract: "List, export, import or remove an entry's attachments.",
+        subcommands: [attachmentList, attachmentExport, attachmentImport, attachmentRemove])
 
     static let export = CommandSpec(
         name: "export", abstract: "Print the whole vault: the JSON manifest, KeePass's plain XML or KeePassXC's CSV (secrets in clear).",
@@ -169,8 +180,11 @@ enum CommandSpecs {
         discussion: """
             bash: eval "$(mypass completion bash)" (or save it in ~/.local/share/bash-completion/completions/mypass);
             zsh: mypass completion zsh > ~/.zfunc/_mypass (a directory in $fpath); fish: mypass completion fish >
-            ~/.config/fish/completions/mypass.fish. Entry paths are completed when the vault opens without a
-            prompt (a key file with --no-password); nothing is ever asked while completing.
+            ~/.config/fish/completions/mypass.fish. Entry paths (<entry>) and group paths (<group>, <path>,
+            --group) are completed when the vault opens without a prompt (the agent holds it, or a key file
+            with --no-password), in the form commands take them (CI\\/CD/deploy key goes in quoted for the
+            shell); nothing is ever asked while completing. Options complete with the values they list
+            (--format, --kdf, --cipher, --from...), key files and other file arguments with file names.
             """,
         positionals: [PositionalSpec(name: "shell", help: "bash, zsh or fish.")])
 
@@ -182,12 +196,24 @@ enum CommandSpecs {
             (of either side) apply, nothing changed after a deletion is lost. The change log (added,
             updated, moved, deleted, conflict; path and UUID) goes to stdout. OTHER's password is read
             after VAULT's, the same way.
+
+            With --conflicts, the conflict copies that sync engines left beside VAULT are merged
+            instead (Syncthing's NAME.sync-conflict-*, Dropbox's and Nextcloud's "NAME (conflicted
+            copy ...)", Resilio's NAME.Conflict): each one that is the same vault (same root group)
+            and opens with VAULT's key (or with --other-keyfile, or a password asked for) is merged,
+            VAULT is saved once, and the merged copies are removed (--keep keeps them). Copies whose
+            names an ordinary file could have (OneDrive's NAME-HOST, iCloud's "NAME 2") are merged only
+            when given as OTHER, and never removed. A copy that does not open or is another vault is
+            left and named; the others are still merged, and the exit status is 1.
             """,
-        positionals: [vault, PositionalSpec(name: "other", help: "The other copy (.kdbx) to merge in; it is not changed.")],
+        positionals: [vault, PositionalSpec(name: "other", help: "The other copy (.kdbx) to merge in; it is not changed.",
+                                            optionalWithFlag: "conflicts")],
         options: [
-            .option("other-keyfile", "path", "Key file of OTHER."),
+            .option("other-keyfile", "path", "Key file of OTHER (with --conflicts: of the copies VAULT's key does not open)."),
             .flag("other-no-password", "Open OTHER with its key file alone."),
             .flag("same-credentials", "Open OTHER with VAULT's password and key file (no second prompt)."),
+            .flag("conflicts", "Merge the conflict copies beside VAULT (and OTHER, when given), then remove them."),
+            .flag("keep", "With --conflicts: keep the merged copies."),
             .flag("dry-run", "Print the change log; write nothing."),
             .flag("json", "Print {vault, other, dryRun, saved, changes: [{kind, object, uuid, path, note}]}."),
         ] + keyOptions)
@@ -210,8 +236,8 @@ enum CommandSpecs {
         positionals: [PositionalSpec(name: "vault", help: "The vault to lock (default: all).", isOptional: true)])
 
     static let status = CommandSpec(
-        name: "status", abstract: "List the vaults the agent holds and the seconds left on each (no secrets).",
-        options: [.flag("json", "Print JSON: an array of {vault, secondsLeft}.")])
+        name: "status", abstract: "List the vaults the agent holds, the seconds left on each and the SSH keys it serves (no secrets).",
+        options: [.flag("json", "Print JSON: an array of {vault, secondsLeft, ssh: [{socket, keys: [{type, bits, fingerprint, comment, confirm, secondsLeft}]}]}.")])
 
     static let agent = CommandSpec(
         name: "agent", abstract: "Serve unlocked vaults' keys on a per-user socket (started by unlock).")
@@ -227,7 +253,7 @@ enum CommandSpecs {
             """,
         positionals: [vault, entry],
         options: [
-            .option("field", "name", "Copy this field instead of the password."),
+            .option("field", "name", "Copy this field instead of the password (the name in any case: username)."),
             .flag("totp", "Copy the current TOTP code."),
             .option("timeout", "seconds", "Clear the clipboard after this long (default 30; 0: never)."),
             .flag("osc52", "Write the OSC 52 terminal escape instead of using a clipboard tool."),
@@ -244,8 +270,10 @@ enum CommandSpecs {
         name: "create", abstract: "Create a new vault (KeePass 2's defaults, the KDF calibrated to 1 s); never over a file.",
         discussion: """
             The new vault gets a root group named after it (or --name) and the recycle bin KeePass
-            creates on the first delete. The password is asked twice on a terminal; from a pipe it is
-            the first line (a repeated second line is taken as the confirmation).
+            creates on the first delete. The directory VAULT goes into (and --generate-keyfile's) is
+            checked first: a missing or read-only one fails before anything is asked or calibrated.
+            The password is asked twice on a terminal; from a pipe it is the first line (a repeated
+            second line is taken as the confirmation).
             """,
         positionals: [vault],
         options: [
@@ -253,37 +281,48 @@ enum CommandSpecs {
             .option("generate-keyfile", "path", "Write a new key file (KeePass XML 2.0 with its hash) and use it."),
             .flag("no-password", "No master password: the key file alone opens the vault."),
             .option("name", "text", "The database and root group name (default: the file name without extension)."),
-        ] + FileSettingsOptions.specs)
+        ] + FileSettingsOptions.specs + ChallengeResponseOptions.specs)
 
     static let passwd = CommandSpec(
-        name: "passwd", abstract: "Change the vault's master password or key file; the old key no longer opens it.",
+        name: "passwd", abstract: "Change the vault's master password, key file or hardware key; the old key no longer opens it.",
         discussion: """
             The current key is read as for every command; then the new password, asked twice on a
             terminal. From a pipe: the first line is the current password, the next the new one, and
             a repeated line after it is taken as the confirmation. Without --new-keyfile or
-            --remove-keyfile, the current --keyfile stays part of the key.
+            --remove-keyfile, the current --keyfile stays part of the key; likewise the current
+            hardware key (--yubikey and the like) stays unless --new-yubikey,
+            --new-challenge-response-secret-file, --new-challenge-response-command or
+            --remove-challenge-response is given. A new hardware key is asked for the new challenge
+            when the vault is saved. The current key is asked even when the agent holds the vault;
+            the agent then gets the new key (for the same timeout), and a note says so.
             """,
         positionals: [vault],
         options: [
             .option("new-keyfile", "path", "Use this key file in the new key."),
             .flag("remove-keyfile", "No key file in the new key."),
-            .flag("new-no-password", "No password in the new key (a key file is then needed)."),
-        ] + keyOptions)
+            .flag("new-no-password", "No password in the new key (a key file or a hardware key is then needed)."),
+        ] + ChallengeResponseOptions.newSpecs + keyOptions)
 
     static let importFile = CommandSpec(
         name: "import", abstract: "Import another manager's export into the vault (as a group named after the file), or into a new vault.",
         discussion: """
             FILE is read whole and checked before anything is asked or written: a bad file gives an
-            error naming its line and the vault is untouched. With --create, VAULT is made as
-            'mypass create' makes it (the same options) and the entries go below its root.
+            error naming its line and the vault is untouched. Without --from the format comes from
+            FILE's extension (.xml, .csv, .json) and its first bytes (an XML declaration or
+            <KeePassFile>, a JSON object, KeePassXC's CSV header), the content winning; a note
+            says which was chosen. FILE '-' is standard input: the password is then asked on the
+            terminal, and the group is named 'Import' unless --group names it. A Bitwarden export's
+            passkeys become KeePassXC passkey fields (one per entry); a warning names each item
+            whose passkey could not be kept. With --create, VAULT is made as 'mypass create' makes
+            it (the same options) and the entries go below its root.
             """,
-        positionals: [vault, PositionalSpec(name: "file", help: "The export to read.")],
+        positionals: [vault, PositionalSpec(name: "file", help: "The export to read ('-': standard input).")],
         options: [
-            .option("from", "keepass-xml|keepassxc-csv|bitwarden-json", "The export's format."),
+            .option("from", "keepass-xml|keepassxc-csv|bitwarden-json", "The export's format (default: detected from FILE's extension and content)."),
             .flag("create", "Create VAULT (it must not exist) instead of importing into it."),
             .option("generate-keyfile", "path", "With --create: write a new key file and use it."),
             .option("name", "text", "With --create: the database name (default: VAULT's file name)."),
-            .option("group", "name", "Without --create: the new group's name (default: FILE's name without extension)."),
+            .option("group", "name", "Without --create: the new group's name (default: FILE's name without extension; 'Import' for standard input)."),
         ] + FileSettingsOptions.specs + keyOptions)
 
     static let settings = CommandSpec(
@@ -302,11 +341,26 @@ enum CommandSpecs {
             .option("history-max-size", "size", "Most history bytes per entry (-1: no limit)."),
         ] + keyOptions)
 
+    /// `mypass help`: not a command of ``all`` (it opens no vault), described for `help help`.
+    static let help = CommandSpec(
+        name: "help", abstract: "Show the command list, a command's help, or the manual page.",
+        discussion: """
+            'mypass help COMMAND [SUBCOMMAND]' prints what 'mypass COMMAND [SUBCOMMAND] --help'
+            prints; 'mypass help --man' prints the manual page made from every command's help
+            (read it with: mypass help --man | man -l -), 'mypass help --markdown' the user
+            guide's command reference, made from the same help.
+            """,
+        positionals: [PositionalSpec(name: "subcommand", help: "The command (and subcommand) to describe.", isOptional: true)],
+        options: [
+            .flag("man", "Print the manual page (roff)."),
+            .flag("markdown", "Print the command reference of docs/user-guide.md (Markdown)."),
+        ])
+
     /// Every top-level command, in the order `mypass --help` lists them.
     static let all: [CommandSpec] = [
         info, ls, groups, show, add, edit, rm, mv, mkdir, rmdir, totp, match, attachment, export, generate, merge, passkey,
         completion,
-        unlock, lock, status, agent, clip, unclip,
+        unlock, lock, status, agent, sshAgent, gitCredential, run, read, clip, unclip,
         create, passwd, settings, importFile,
     ]
 

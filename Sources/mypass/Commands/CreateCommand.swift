@@ -34,15 +34,19 @@ enum CreateCommand {
         let noPassword = parsed.flag("no-password")
         let keyFile = parsed.value("keyfile"), generated = parsed.value("generate-keyfile")
         if keyFile != nil && generated != nil { throw parsed.usageError("Give --keyfile or --generate-keyfile, not both") }
-        if noPassword && keyFile == nil && generated == nil {
-            throw parsed.usageError("--no-password needs --keyfile or --generate-keyfile")
+        if noPassword && keyFile == nil && generated == nil && !ChallengeResponseOptions.isGiven(parsed) {
+            throw parsed.usageError("--no-password needs --keyfile, --generate-keyfile or a hardware key (--yubikey and the like)")
         }
+        let challengeResponse = try ChallengeResponseOptions.key(parsed)
         if FileManager.default.fileExists(atPath: path) || (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil {
             throw CLIError.failure("cannot create '\(path)': a file is already there; nothing was written")
         }
         if let generated, FileManager.default.fileExists(atPath: generated) {
             throw CLIError.failure("cannot write key file '\(generated)': a file is already there")
         }
+        // A directory that cannot take the file fails now, not after the prompts and the KDF calibration.
+        try checkDirectory(of: path, what: "create '\(path)'")
+        if let generated { try checkDirectory(of: generated, what: "write key file '\(generated)'") }
 
         var settings = NewVaultSettings(name: parsed.value("name") ?? NewVaultSettings.name(forPath: path))
         if let version = try FileSettingsOptions.version(parsed) {
@@ -75,10 +79,29 @@ enum CreateCommand {
             generatedKeyFile = (generated, SecureBytes(keyFileContents!))
         }
         do {
-            let key = try CompositeKey(password: password, keyFileContents: keyFileContents)
+            let key = try CompositeKey(password: password, keyFileContents: keyFileContents, challengeResponse: challengeResponse)
             return Request(settings: settings, key: key, generatedKeyFile: generatedKeyFile)
         } catch {
             throw CommandLineTool.map(error)
+        }
+    }
+
+    /// Checks that the directory a new file goes into exists, is a directory and may be written.
+    /// - Throws: `CLIError` (exit 1) `cannot WHAT: the directory 'DIR' does not exist` (or is not
+    ///   a directory, or is not writable); nothing was asked or written.
+    static func checkDirectory(of path: String, what: String) throws(CLIError) {
+        let url = URL(fileURLWithPath: path)
+        let directory = url.deletingLastPathComponent().path
+        let shown = path.contains("/") ? directory : "."
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
+            throw .failure("cannot \(what): the directory '\(shown)' does not exist; nothing was asked or written")
+        }
+        guard isDirectory.boolValue else {
+            throw .failure("cannot \(what): '\(shown)' is not a directory; nothing was asked or written")
+        }
+        guard access(directory, W_OK | X_OK) == 0 else {
+            throw .failure("cannot \(what): the directory '\(shown)' is not writable (\(String(cString: strerror(errno)))); nothing was asked or written")
         }
     }
 
@@ -104,6 +127,9 @@ enum CreateCommand {
             throw CLIError.failure("cannot create '\(path)': \(error.code == .alreadyExists ? "a file is already there; nothing was written" : error.description)" + left)
         }
         Console.resultLine("Created '\(path)': \(FileSettingsOptions.describe(vault.format)).")
+        if let seconds = request.settings.unlockSeconds, let line = FileSettingsOptions.calibrationLine(vault.format.kdf, seconds: seconds) {
+            Console.resultLine(line)
+        }
         for warning in created.report.warnings { Console.errLine("Warning: \(warning).") }
         for stale in created.document.removedStaleFiles {
             Console.errLine("Note: removed '\(stale)', a file left by an interrupted create or save.")

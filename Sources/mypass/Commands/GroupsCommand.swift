@@ -1,7 +1,8 @@
 import MyPassCore
 import MyPassKDBX
 
-/// `mypass groups VAULT`: the group tree, one group per line, indented by depth, with entry counts.
+/// `mypass groups VAULT`: the group tree, one group per line, indented by depth, with entry counts
+/// aligned; `--paths`: each group's path as commands take it.
 enum GroupsCommand {
     static func run(_ parsed: ParsedArguments) throws {
         let (context, _) = try VaultContext.open(parsed)
@@ -20,14 +21,18 @@ JSON.object([
             Console.line(JSON.array(items).prettyPrinted)
             return
         }
-        var out = ""
-        for located in groups {
+        if parsed.flag("paths") {
+            Console.out(groups.filter { !$0.path.isEmpty }.map { Text.oneLine(Vault.displayPath($0.path)) + "\n" }.joined())
+            return
+        }
+        // The tree in one column, the entry counts aligned in the next (in terminal columns).
+        let rows = groups.map { located -> [String] in
             let (group, path) = (located.group, located.path)
             let indent = String(repeating: "  ", count: path.count)
             let name = path.isEmpty ? Text.oneLine(group.name) : Text.oneLine(group.name) + "/"
             let count = group.entries.count
-            out += "\(indent)\(name)\(count > 0 ? "  (\(count) \(count == 1 ? "entry" : "entries"))" : "")\n"
+            return [indent + name, count > 0 ? "(\(count) \(count == 1 ? "entry" : "entries"))" : ""]
         }
-        Console.out(out)
+        Console.out(Text.columns(rows))
     }
 }

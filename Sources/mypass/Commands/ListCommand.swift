@@ -1,12 +1,12 @@
 import MyPassCore
 import MyPassKDBX
 
-/// `mypass ls VAULT [--group PATH ...] [--search TEXT] [--paths] [--json]`: the app's flat list. Without
+/// `mypass ls VAULT [GROUP] [--group PATH ...] [--search TEXT] [--paths] [--json]`: the app's flat list. Without
 /// `--group` it needs nothing but the credential index (what AutoFill opens), so it streams the
 /// vault into one; a group filter needs the group tree and opens the full model.
 enum ListCommand {
     static func run(_ parsed: ParsedArguments) throws {
-        let groups = parsed.values("group")
+        let groups = parsed.values("group") + [parsed.positional("group")].compactMap { $0 }
         guard !groups.isEmpty else {
             let credentials = try VaultContext.openIndex(parsed).search(parsed.value("search") ?? "")
             if parsed.flag("json") {

@@ -7,6 +7,8 @@ import MyPassKDBX
 /// (``VaultMerge``), VAULT saved through the safe save; the change log on stdout.
 enum MergeCommand {
     static func run(_ parsed: ParsedArguments) throws {
+        if parsed.flag("conflicts") { return try MergeConflictsCommand.run(parsed) }
+        if parsed.flag("keep") { throw parsed.usageError("--keep goes with --conflicts") }
         let otherPath = parsed.required("other")
         let sameCredentials = parsed.flag("same-credentials")
         let otherNoPassword = parsed.flag("other-no-password")
@@ -60,10 +62,13 @@ enum MergeCommand {
 
     /// OTHER's composite key: its password (read after VAULT's, by the same rules) unless
     /// `noPassword`, and its key file.
-    private static func key(path: String, keyFile: String?, noPassword: Bool) throws -> CompositeKey {
+    static func key(path: String, keyFile: String?, noPassword: Bool) throws -> CompositeKey {
         var contents = try keyFile.map { try VaultContext.readFile($0, what: "key file") }
         defer { if contents != nil { wipe(&contents!) } }
-        let password = noPassword ? nil : try SecretReader.readSecret(prompt: "Password for \(VaultContext.displayName(path)): ")
+        let name = VaultContext.displayName(path)
+        let password = noPassword ? nil : try SecretReader.readSecret(
+            prompt: "Password for \(name): ", what: "password for '\(name)'",
+            missingHint: "the line after VAULT's password; --same-credentials opens OTHER with VAULT's key, --other-keyfile with --other-no-password with a key file alone")
         do {
             return try CompositeKey(password: password, keyFileContents: contents)
         } catch {
@@ -72,7 +77,7 @@ enum MergeCommand {
     }
 
     /// `added    entry  Work/GitHub  0123…cdef  (note)`.
-    private static func line(_ change: MergeChange) -> String {
+    static func line(_ change: MergeChange) -> String {
         func pad(_ text: String, _ width: Int) -> String {
             text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
         }

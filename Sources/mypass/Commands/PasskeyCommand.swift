@@ -27,8 +27,8 @@ extension CommandSpecs {
             """,
         positionals: [vault, PositionalSpec(name: "path", help: "The new entry's group path and title (Web/Example).")],
         options: [
-            .option("rp", "id", "The relying party id (example.com)."),
-            .option("user", "name", "The user name."),
+            .option("rp", "id", required: true, "The relying party id (example.com)."),
+            .option("user", "name", required: true, "The user name."),
             .option("user-handle", "base64url", "The relying party's user id (default: 16 random bytes)."),
             .option("alg", "es256|eddsa", "The algorithm (default es256)."),
             .flag("json", "Print the registration as JSON."),
@@ -43,7 +43,7 @@ extension CommandSpecs {
             """,
         positionals: [vault, entry],
         options: [
-            .option("client-data-hash", "hex", "SHA-256 of the client's clientDataJSON (64 hex digits)."),
+            .option("client-data-hash", "hex", required: true, "SHA-256 of the client's clientDataJSON (64 hex digits)."),
             .option("rp", "id", "The relying party id of the request; must be the passkey's."),
         ] + keyOptions)
 

@@ -35,11 +35,14 @@ enum SettingsCommand {
             default: return true
             }
         }()
+        var calibratedSeconds: Double?
         if let unlockTime {
             kdf = try calibrate(kdf, unlockTime, context.path)
             kdfChanged = true
+            calibratedSeconds = unlockTime
         } else if familyChanged && !costGiven {
             kdf = try calibrate(kdf, 1, context.path)
+            calibratedSeconds = 1
         }
         if kdfChanged || kdf != context.vault.format.kdf { change.kdf = kdf }
         change.cipher = cipher
@@ -63,6 +66,9 @@ enum SettingsCommand {
         try context.save()
         Console.resultLine("Changed the settings of '\(context.path)':")
         show(context)
+        if let calibratedSeconds, let line = FileSettingsOptions.calibrationLine(kdf, seconds: calibratedSeconds) {
+            Console.resultLine(line)
+        }
     }
 
     static func calibrate(_ kdf: KDFSettings, _ seconds: Double, _ path: String) throws -> KDFSettings {

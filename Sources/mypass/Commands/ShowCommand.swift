@@ -12,14 +12,13 @@ enum ShowCommand {
         let located = try context.vault.resolveEntry(path: parsed.required("entry"))
         let entry = located.entry
         if let name = parsed.value("field") {
-            guard let field = entry.field(named: name) else {
-                throw CLIError.failure("entry '\(Vault.displayPath(located.groupPath + [entry.title]))' has no field '\(name)'")
-            }
-            Console.line(field.value)
+            Console.line(try field(name, of: located).value)
             return
         }
         let reveal = parsed.flag("reveal")
         let now = try TOTPCommand.time(parsed)
+        // The live code is a secret like the password: shown only when asked for.
+        let showsOTP = reveal || parsed.flag("totp")
         let otp: OTPCode?
         do {
             otp = try entry.timeBasedCode(at: now)
@@ -28,10 +27,10 @@ enum ShowCommand {
             Console.errLine("Warning: \(error)")
         }
         if parsed.flag("json") {
-            Console.line(json(located, reveal: reveal, otp: otp).prettyPrinted)
+            Console.line(json(located, reveal: reveal, otp: otp, showsOTP: showsOTP).prettyPrinted)
             return
         }
-        let (view, altered) = text(located, reveal: reveal, otp: otp)
+        let (view, altered) = text(located, reveal: reveal, otp: otp, showsOTP: showsOTP)
         Console.out(view)
         if altered {
             Console.noteLine("Note: control characters in these values are shown as spaces; --field NAME prints a value exactly.")
@@ -44,8 +43,21 @@ enum ShowCommand {
         return standard + entry.customFields
     }
 
-    /// The text view, and whether a value shown in it had a control character made a space.
-    static func text(_ located: LocatedEntry, reveal: Bool, otp: OTPCode?) -> (text: String, altered: Bool) {
+    /// The field `name` of the entry (exact, else with case ignored: ``Entry/resolveField(named:)``).
+    /// - Throws: `CLIError` (exit 1) naming the entry, with suggestions or its fields.
+    static func field(_ name: String, of located: LocatedEntry) throws(CLIError) -> EntryField {
+        do {
+            return try located.entry.resolveField(named: name)
+        } catch where error.code == .notFound {
+            throw .failure("entry '\(Vault.displayPath(located.path))' has \(error.reason)")
+        } catch {
+            throw .failure("entry '\(Vault.displayPath(located.path))': \(error.reason)")
+        }
+    }
+
+    /// The text view, and whether a value shown in it had a control character made a space. The
+    /// TOTP line shows `otp` when `showsOTP`, else that a code is there (`--totp` shows it).
+    static func text(_ located: LocatedEntry, reveal: Bool, otp: OTPCode?, showsOTP: Bool) -> (text: String, altered: Bool) {
         let entry = located.entry
         var out = ""
         var altered = false
@@ -74,7 +86,9 @@ enum ShowCommand {
                 out += "  \(Text.oneLine(attachment.name)) (\(Text.byteSize(attachment.data.count)))\n"
             }
         }
-        if let otp {
+        if otp != nil, !showsOTP {
+            line("TOTP", hidden + " (--totp or --reveal shows the current code)")
+        } else if let otp {
             var text = otp.value
             if let left = otp.secondsRemaining { text += " (\(left) s left)" }
             line("TOTP", text)
@@ -84,7 +98,8 @@ enum ShowCommand {
         return (out, altered)
     }
 
-    static func json(_ located: LocatedEntry, reveal: Bool, otp: OTPCode?) -> JSON {
+    /// The JSON view: protected values are null unless `reveal`, the TOTP code unless `showsOTP`.
+    static func json(_ located: LocatedEntry, reveal: Bool, otp: OTPCode?, showsOTP: Bool) -> JSON {
         let entry = located.entry
         let fields = orderedFields(entry).map { field -> (String, JSON) in
             (field.key, .object([
@@ -98,7 +113,7 @@ enum ShowCommand {
         var totp = JSON.null
         if let otp {
             totp = .object([
-                ("code", .string(otp.value)),
+                ("code", showsOTP ? .string(otp.value) : .null),
                 ("secondsLeft", otp.secondsRemaining.map { .int($0) } ?? .null),
             ])
         }

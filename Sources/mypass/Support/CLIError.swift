@@ -12,6 +12,9 @@ enum ExitCode: Int32, Sendable {
     case corruptedOrUnsupported = 4
     /// `match` found no suggestion (its output still lists what was asked for).
     case noMatch = 5
+    /// `run` could not start its command (as shells report a command that cannot be run); once
+    /// started, the command's own exit status is `run`'s.
+    case commandNotRun = 127
     /// Ctrl-C stopped the key derivation (128 + SIGINT, as shells report it); nothing was written.
     case interrupted = 130
 }

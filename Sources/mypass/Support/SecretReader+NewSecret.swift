@@ -16,6 +16,7 @@ extension SecretReader {
         do {
             secret = try readSecret(prompt: prompt)
         } catch {
+            if !Console.isTerminal(0), let taken = inputTakenReason { throw .failure("no new password can be read: \(taken)") }
             throw .failure(Console.isTerminal(0) ? "no new password entered" : "no new password on standard input (\(missingHint))")
         }
         let confirmation: ProtectedString?

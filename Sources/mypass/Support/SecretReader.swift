@@ -16,6 +16,16 @@ enum SecretReader {
     /// with no line break (`< /dev/zero`) must end in an error, not fill the memory.
     static let maxSecretBytes = 64 * 1024
 
+    private static let inputTaken = LockedState<String?>(nil)
+
+    /// Says that standard input was used up by something else (an import from `-`) with no
+    /// terminal to ask on: a secret that is then missing fails with `reason` instead of the usual
+    /// hint about one line per secret.
+    static func setInputTaken(_ reason: String) { inputTaken.withLock { $0 = reason } }
+
+    /// The reason given to ``setInputTaken(_:)``, or nil.
+    static var inputTakenReason: String? { inputTaken.withLock { $0 } }
+
     /// Reads a new secret (an entry password, a protected field): on a terminal it is asked twice
     /// and the two must match; otherwise it is the next line of standard input.
     ///
@@ -37,13 +47,16 @@ enum SecretReader {
     /// - Throws: `CLIError` (exit 1) when standard input ends before any byte of the line, fails,
     ///   or gives more than ``maxSecretBytes`` bytes without a line break.
     /// - Parameter what: what is read, for the message when nothing comes (`password`, `entry password`).
-    static func readSecret(prompt: String, what: String = "password") throws(CLIError) -> ProtectedString {
+    /// - Parameter missingHint: how to give it, for the message when standard input (not a
+    ///   terminal) has no line for it; the default hints suit the master and entry passwords.
+    static func readSecret(prompt: String, what: String = "password", missingHint: String? = nil) throws(CLIError) -> ProtectedString {
         let interactive = Console.isTerminal(0)
         var saved = termios()
         var echoOff = false
         var previousHandlers: [(@convention(c) (Int32) -> Void)?] = []
         if interactive {
-            Console.note(Text.errorMessage(prompt))
+            // Echo goes off (TCSAFLUSH drops what was typed before, echoed) and only then the
+            // prompt shows, as readpassphrase(3) does: what is typed after the prompt is kept.
             if tcgetattr(0, &saved) == 0 {
                 var silent = saved
                 silent.c_lflag &= ~tcflag_t(ECHO)
@@ -54,8 +67,9 @@ enum SecretReader {
             }
             if !echoOff {
                 // Even under --quiet: the user must know before typing.
-                Console.err("\nWarning: could not turn off the terminal's echo: what you type will show.\n")
+                Console.err("Warning: could not turn off the terminal's echo: what you type will show.\n")
             }
+            Console.note(Text.errorMessage(prompt))
         }
         defer {
             if echoOff && !restoreTerminal(&saved) {
@@ -94,6 +108,8 @@ enum SecretReader {
         }
         byte = 0
         if !sawNewline && bytes.isEmpty {
+            if !interactive, let taken = inputTakenReason { throw .failure("no \(what) can be read: \(taken)") }
+            if let missingHint, !interactive { throw .failure("no \(what) on standard input (\(missingHint))") }
             if what != "password" {
                 throw .failure(interactive ? "no \(what) entered" : "no \(what) on standard input (one line each, in this order: the master password, the entry password, each --protected-field-prompt value)")
             }

@@ -1,5 +1,6 @@
 import MyPassBytes
 import MyPassCore
+import MyPassCrypto
 import MyPassKDBX
 
 /// The file-settings options of `create` and `settings`: KDF and cost, unlock time, cipher,
@@ -114,6 +115,15 @@ enum FileSettingsOptions {
         }
         if kdf != current { changed = true }
         return (kdf, costGiven, changed)
+    }
+
+    /// After a calibration of AES-KDF: which AES implementation the rounds were timed on (the one
+    /// that opens the vault here: AES-NI or ARMv8 where the CPU has it, else the portable code).
+    /// `nil` for Argon2, which has no hardware path.
+    static func calibrationLine(_ kdf: KDFSettings, seconds: Double) -> String? {
+        guard case .aes = kdf else { return nil }
+        let time = seconds == seconds.rounded() && seconds < 1e6 ? String(Int(seconds)) : String(seconds)
+        return "AES-KDF calibrated to \(time) s on this machine's AES backend (\(CryptoBackend.aes))."
     }
 
     /// A line for the KDF: `Argon2d (memory 64.0 MiB, 12 iterations, parallelism 2, version 1.3)`.

@@ -109,20 +109,22 @@ enum Text {
     }
 
     /// Rows of cells as columns separated by two spaces, trailing blanks trimmed. Each cell is made
-    /// safe for a terminal first (``oneLine(_:)``): cells quote titles, names and paths.
+    /// safe for a terminal first (``oneLine(_:)``): cells quote titles, names and paths. Widths are
+    /// terminal columns (``DisplayWidth``), so that CJK text and emoji, two columns each, line up.
     static func columns(_ cells: [[String]]) -> String {
         let rows = cells.map { $0.map(oneLine) }
+        let cellWidths = rows.map { $0.map { DisplayWidth.of($0) } }
         guard let width = rows.map(\.count).max() else { return "" }
         var widths = [Int](repeating: 0, count: width)
-        for row in rows {
-            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
+        for row in cellWidths {
+            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell) }
         }
         var out = ""
-        for row in rows {
+        for (row, rowWidths) in zip(rows, cellWidths) {
             var line = ""
             for (index, cell) in row.enumerated() {
                 line += cell
-                if index < row.count - 1 { line += String(repeating: " ", count: widths[index] - cell.count + 2) }
+                if index < row.count - 1 { line += String(repeating: " ", count: widths[index] - rowWidths[index] + 2) }
             }
             while line.last == " " { line.removeLast() }
             out += line + "\n"

@@ -9,7 +9,7 @@ extension VaultContext {
     /// then core's streaming ``CredentialIndex/open(_:key:cachedKey:options:)`` instead of the full
     /// model (no attachment, history item or icon image is kept). For `ls` and `match` when
     /// they need nothing more than the index. Keys the agent holds open it without a prompt and
-    /// without the KDF (``openIndexWithAgent(_:budgetBytes:limits:)``).
+    /// without the KDF (``openIndexWithAgent(_:budgetBytes:limits:challengeResponse:)``).
     ///
     /// - Parameter budgetBytes: the memory budget (`match --budget`), checked before the KDF.
     /// - Throws: `CLIError` with exit 1 (missing file, unreadable key file, over the budget), 3
@@ -17,9 +17,10 @@ extension VaultContext {
     static func openIndex(_ parsed: ParsedArguments, budgetBytes: UInt64? = nil) throws -> CredentialIndex {
         let path = parsed.required("vault")
         let noPassword = parsed.flag("no-password")
-        if noPassword && parsed.value("keyfile") == nil {
-            throw parsed.usageError("--no-password needs --keyfile")
+        if noPassword && parsed.value("keyfile") == nil && !ChallengeResponseOptions.isGiven(parsed) {
+            throw parsed.usageError("--no-password needs --keyfile or a hardware key (--yubikey and the like)")
         }
+        let challengeResponse = try ChallengeResponseOptions.key(parsed)
         _ = try readableFile(path, what: "vault")
         var options = CredentialIndex.OpenOptions(budgetBytes: budgetBytes)
         options.limits.maxAESKDFRounds = try documentOptions(parsed).limits.maxAESKDFRounds
@@ -28,13 +29,14 @@ extension VaultContext {
             keyFileContents = try readFile(keyFile, what: "key file", maxBytes: KeyFileLimits.maxBytes)
         }
         defer { if keyFileContents != nil { wipe(&keyFileContents!) } }
-        if AgentClient.isEnabled(parsed), let index = try openIndexWithAgent(path, budgetBytes: budgetBytes, limits: options.limits) {
+        if AgentClient.isEnabled(parsed), let index = try openIndexWithAgent(path, budgetBytes: budgetBytes, limits: options.limits,
+                                                                              challengeResponse: challengeResponse) {
             return index
         }
         let password = noPassword ? nil : try SecretReader.readSecret(prompt: "Password for \(displayName(path)): ")
         let key: CompositeKey
         do {
-            key = try CompositeKey(password: password, keyFileContents: keyFileContents)
+            key = try CompositeKey(password: password, keyFileContents: keyFileContents, challengeResponse: challengeResponse)
         } catch {
             throw CommandLineTool.map(error, file: path)
         }
@@ -47,12 +49,13 @@ extension VaultContext {
                 return try CredentialIndex.open(path, key: key, options: options)
             }
             reportStaleFiles(removed: opened.removedStaleFiles, left: opened.staleFilesLeft)
+            reportConflictCopies(opened.conflictCopies, of: path)
             return opened.index
         } catch let error as CoreError {
             if error.code == .memoryBudgetExceeded {
                 throw CLIError.failure("cannot open '\(path)' within the memory budget: \(error.reason)")
             }
-            throw CommandLineTool.map(error, file: path)
+            throw hintingHardwareKey(CommandLineTool.map(error, file: path), given: challengeResponse != nil)
         }
     }
 
@@ -65,8 +68,9 @@ extension VaultContext {
     /// (`--max-kdf-rounds`), as for an open with the password.
     /// - Throws: `CLIError` for failures that asking again would not cure (over the budget, a
     ///   corrupted file).
-    static func openIndexWithAgent(_ path: String, budgetBytes: UInt64?, limits: KDBXLimits) throws -> CredentialIndex? {
-        guard let held = AgentClient.keys(forVault: path) else { return nil }
+    static func openIndexWithAgent(_ path: String, budgetBytes: UInt64?, limits: KDBXLimits,
+                                   challengeResponse: ChallengeResponseKey? = nil) throws -> CredentialIndex? {
+        guard let held = AgentClient.keys(forVault: path, challengeResponse: challengeResponse) else { return nil }
         let opened: CredentialIndex.Opened
         do {
             opened = try Progress.run("Unlocking \(displayName(path))…") { () throws(CoreError) -> CredentialIndex.Opened in
@@ -84,6 +88,7 @@ extension VaultContext {
         }
         if opened.ranKDF { AgentClient.update(vault: path, cachedKey: opened.cachedKey) }
         reportStaleFiles(removed: opened.removedStaleFiles, left: opened.staleFilesLeft)
+        reportConflictCopies(opened.conflictCopies, of: path)
         return opened.index
     }
 

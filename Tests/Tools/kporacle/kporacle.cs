@@ -67,6 +67,8 @@ static class Oracle {
             else if (args.Length >= 2 && args[0] == "kdf") Console.WriteLine(Json.Hex(KdfParameters.SerializeExt(Open(args[1], args.Skip(2).ToArray()).KdfParameters)));
             else if (args.Length >= 3 && args[0] == "edit") Edit(args[1], args[2], args.Skip(3).ToArray());
             else if (args.Length >= 2 && args[0] == "sizes") Sizes(Open(args[1], args.Skip(2).ToArray()));
+            else if (args.Length >= 6 && args[0] == "diverge") Diverge(args[1], args[2], args[3], int.Parse(args[4]), int.Parse(args[5]), args.Skip(6).ToArray());
+            else if (args.Length >= 4 && args[0] == "merge-dump") MergeDump(args[1], args[2], args[3], args.Skip(4).ToArray());
             else { Console.Error.WriteLine("usage: kporacle gen OUTDIR | gen-edge OUTDIR | dump FILE [--pw P|--nopw] [--keyfile K] | save FILE OUT [...] | merge LOCAL REMOTE OUT [...] | from-xml XML OUT [--pw P] [--kdbx3]"); Environment.Exit(2); }
         } catch (Exception e) {
             Console.Error.WriteLine("kporacle: " + e.GetType().Name + ": " + e.Message);
@@ -184,6 +186,188 @@ static class Oracle {
         var remote = Open(remotePath, a);
         local.MergeIn(remote, PwMergeMethod.Synchronize);
         local.SaveAs(IOConnectionInfo.FromPath(outPath), false, null);
+    }
+
+    // KeePass's Synchronize and a re-save, in one run: LOCAL and REMOTE merged as `merge` does, saved
+    // to a temporary file and read back; OURS (a merge made by another program) saved by KeePass too
+    // and read back, so that both went through the same writer. Prints
+    // {"theirs": MANIFEST, "ours": MANIFEST}; both manifests' "file" is that of the KeePass save.
+    static void MergeDump(string localPath, string remotePath, string oursPath, string[] a) {
+        string dir = Path.Combine(Path.GetTempPath(), "kporacle-" + Guid.NewGuid().ToString("N"));
+        Directory.CreateDirectory(dir);
+        try {
+            string theirs = Path.Combine(dir, "theirs.kdbx"), ours = Path.Combine(dir, "ours.kdbx");
+            Merge(localPath, remotePath, theirs, a);
+            Resave(oursPath, ours, a);
+            Console.Write("{\"theirs\": " + Dump(Open(theirs, a)) + ",\n\"ours\": " + Dump(Open(ours, a)) + "}\n");
+        } finally {
+            Directory.Delete(dir, true);
+        }
+    }
+
+    // Two copies of BASE edited the way KeePass's own commands edit a vault, with the real clock:
+    // STEPS random steps, each on LOCAL, on REMOTE, or on both at once (the same entry or group
+    // changed on both sides within the same second: a tie), with pauses of 0-700 ms between steps
+    // so that changes fall in the same second or in later ones. Steps: edit an entry (backup into
+    // the history, field set, touched, history maintained), add an entry, delete an entry (into the
+    // recycle bin when it is on, else removed with a deleted-object record), move an entry, add a
+    // group, edit a group's notes, delete a group (recycle bin or records for it and everything in
+    // it), move a group (never into itself), rename the database. SEED makes the choice of steps
+    // reproducible; the times are real. Prints one line per step.
+    static void Diverge(string basePath, string localOut, string remoteOut, int seed, int steps, string[] a) {
+        var rng = new Random(seed);
+        var local = Open(basePath, a);
+        var remote = Open(basePath, a);
+        for (int i = 0; i < steps; i++) {
+            int side = rng.Next(5);
+            if (side == 4) {
+                // A tie: the same entry (or group) changed on both sides now.
+                var entries = Common(local, remote, true);
+                if (entries.Count > 0 && rng.Next(4) != 0) {
+                    var uuid = entries[rng.Next(entries.Count)];
+                    string field = rng.Next(2) == 0 ? PwDefs.NotesField : PwDefs.UserNameField;
+                    EditEntry(local, local.RootGroup.FindEntry(uuid, true), field, "local " + i);
+                    EditEntry(remote, remote.RootGroup.FindEntry(uuid, true), field, "remote " + i);
+                    Console.WriteLine("both: edit entry " + Json.Hex(uuid.UuidBytes) + " " + field);
+                } else {
+                    var groups = Common(local, remote, false);
+                    if (groups.Count == 0) continue;
+                    var uuid = groups[rng.Next(groups.Count)];
+                    EditGroup(local.RootGroup.FindGroup(uuid, true), "local " + i);
+                    EditGroup(remote.RootGroup.FindGroup(uuid, true), "remote " + i);
+                    Console.WriteLine("both: edit group " + Json.Hex(uuid.UuidBytes));
+                }
+            } else {
+                var db = side < 2 ? local : remote;
+                Console.WriteLine((side < 2 ? "local: " : "remote: ") + Step(db, rng, i));
+            }
+            System.Threading.Thread.Sleep(rng.Next(700));
+        }
+        local.SaveAs(IOConnectionInfo.FromPath(localOut), false, null);
+        remote.SaveAs(IOConnectionInfo.FromPath(remoteOut), false, null);
+    }
+
+    // The UUIDs of the entries (or groups below the root, recycle bin and its content aside) both
+    // vaults hold.
+    static List<PwUuid> Common(PwDatabase x, PwDatabase y, bool entries) {
+        var outList = new List<PwUuid>();
+        if (entries) {
+            foreach (var e in x.RootGroup.GetEntries(true))
+                if (!InBin(x, e.ParentGroup) && y.RootGroup.FindEntry(e.Uuid, true) != null) outList.Add(e.Uuid);
+        } else {
+            foreach (var g in x.RootGroup.GetGroups(true))
+                if (!InBin(x, g) && y.RootGroup.FindGroup(g.Uuid, true) != null) outList.Add(g.Uuid);
+        }
+        return outList;
+    }
+
+    static bool InBin(PwDatabase db, PwGroup g) {
+        for (var x = g; x != null; x = x.ParentGroup) if (x.Uuid.Equals(db.RecycleBinUuid)) return true;
+        return false;
+    }
+
+    static void EditEntry(PwDatabase db, PwEntry e, string field, string value) {
+        e.CreateBackup(null);
+        bool prot = e.Strings.Get(field) != null && e.Strings.Get(field).IsProtected;
+        e.Strings.Set(field, new ProtectedString(prot, value));
+        e.Touch(true, false);
+        e.MaintainBackups(db);
+    }
+
+    static void EditGroup(PwGroup g, string notes) {
+        g.Notes = notes;
+        g.Touch(true, false);
+    }
+
+    // The recycle bin, made as KeePass makes it on the first delete when there is none.
+    static PwGroup RecycleBin(PwDatabase db) {
+        var bin = db.RootGroup.FindGroup(db.RecycleBinUuid, true);
+        if (bin != null) return bin;
+        bin = new PwGroup(true, true, "Recycle Bin", PwIcon.TrashBin);
+        bin.EnableAutoType = false; bin.EnableSearching = false; bin.IsExpanded = false;
+        db.RootGroup.AddGroup(bin, true);
+        db.RecycleBinUuid = bin.Uuid;
+        db.RecycleBinChanged = DateTime.UtcNow;
+        return bin;
+    }
+
+    static string Step(PwDatabase db, Random rng, int i) {
+        var entries = db.RootGroup.GetEntries(true).Where(e => !InBin(db, e.ParentGroup)).ToList();
+        var groups = new List<PwGroup> { db.RootGroup };
+        groups.AddRange(db.RootGroup.GetGroups(true).Where(g => !InBin(db, g)));
+        var now = DateTime.UtcNow;
+        int kind = rng.Next(20);
+        if (kind < 7 && entries.Count > 0) {
+            var e = entries[rng.Next(entries.Count)];
+            string field = new[] { PwDefs.NotesField, PwDefs.UserNameField, PwDefs.UrlField, PwDefs.PasswordField }[rng.Next(4)];
+            EditEntry(db, e, field, "step " + i);
+            return "edit entry " + e.Strings.ReadSafe(PwDefs.TitleField) + " " + field;
+        }
+        if (kind < 10) {
+            var pe = new PwEntry(true, true);
+            pe.Strings.Set(PwDefs.TitleField, new ProtectedString(false, "New " + i));
+            pe.Strings.Set(PwDefs.UserNameField, new ProtectedString(false, "user" + i));
+            pe.Strings.Set(PwDefs.PasswordField, new ProtectedString(true, "pw" + i));
+            var g = groups[rng.Next(groups.Count)];
+            g.AddEntry(pe, true);
+            g.Touch(true, false);
+            return "add entry to " + g.Name;
+        }
+        if (kind < 12) {
+            var g = groups[rng.Next(groups.Count)];
+            g.AddGroup(new PwGroup(true, true, "Group " + i, PwIcon.Folder), true);
+            g.Touch(true, false);
+            return "add group to " + g.Name;
+        }
+        if (kind < 14 && groups.Count > 1) {
+            var g = groups[1 + rng.Next(groups.Count - 1)];
+            EditGroup(g, "notes " + i);
+            return "edit group " + g.Name;
+        }
+        if (kind < 16 && entries.Count > 0) {
+            var e = entries[rng.Next(entries.Count)];
+            var parent = e.ParentGroup;
+            parent.Entries.Remove(e);
+            if (db.RecycleBinEnabled) {
+                RecycleBin(db).AddEntry(e, true, true);
+                e.Touch(false);
+            } else {
+                db.DeletedObjects.Add(new PwDeletedObject(e.Uuid, now));
+            }
+            return "delete entry " + e.Strings.ReadSafe(PwDefs.TitleField);
+        }
+        if (kind < 17 && groups.Count > 1) {
+            var g = groups[1 + rng.Next(groups.Count - 1)];
+            g.ParentGroup.Groups.Remove(g);
+            if (db.RecycleBinEnabled) {
+                RecycleBin(db).AddGroup(g, true, true);
+                g.Touch(false);
+            } else {
+                foreach (var e in g.GetEntries(true)) db.DeletedObjects.Add(new PwDeletedObject(e.Uuid, now));
+                foreach (var sub in g.GetGroups(true)) db.DeletedObjects.Add(new PwDeletedObject(sub.Uuid, now));
+                db.DeletedObjects.Add(new PwDeletedObject(g.Uuid, now));
+            }
+            return "delete group " + g.Name;
+        }
+        if (kind < 18 && entries.Count > 0) {
+            var e = entries[rng.Next(entries.Count)];
+            var target = groups[rng.Next(groups.Count)];
+            if (target == e.ParentGroup) return "no move";
+            e.ParentGroup.Entries.Remove(e);
+            target.AddEntry(e, true, true);
+            return "move entry " + e.Strings.ReadSafe(PwDefs.TitleField) + " to " + target.Name;
+        }
+        if (kind < 19 && groups.Count > 2) {
+            var g = groups[1 + rng.Next(groups.Count - 1)];
+            var target = groups[rng.Next(groups.Count)];
+            if (target == g || target == g.ParentGroup || target.IsContainedIn(g)) return "no move";
+            g.ParentGroup.Groups.Remove(g);
+            target.AddGroup(g, true, true);
+            return "move group " + g.Name + " to " + target.Name;
+        }
+        db.Name = "Renamed " + i;
+        db.NameChanged = now;
+        return "rename database";
     }
 
     // ---- manifest -------------------------------------------------------

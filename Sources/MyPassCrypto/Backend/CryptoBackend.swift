@@ -1,0 +1,180 @@
+/// Which implementation runs AES-256 and SHA-2 in this process: the portable Swift code, or a
+/// CPU's own instructions (AES-NI and SHA-NI on x86_64, the ARMv8 AES and SHA-2 instructions on
+/// arm64).
+///
+/// The choice is made once, at the first use of AES or SHA-2, from what the CPU offers (Linux:
+/// `/proc/cpuinfo` on x86_64, `AT_HWCAP` on arm64; Apple platforms: `sysctl`) and from the
+/// environment: `MYPASS_CRYPTO_BACKEND=portable` rules the hardware paths out. Every backend
+/// gives the same bytes; the portable AES is fixsliced and constant-time, the hardware AES is
+/// constant-time by construction (one instruction a round, no table in memory).
+///
+/// The arm64 kernels are part of this module. The x86_64 kernels need the AES and SHA target
+/// features, which only a module of their own can be compiled with (`MyPassCryptoHardware`,
+/// linked by the `mypass` and `mypass-bench` executables, which offer them at start-up); a
+/// library user on x86_64 gets the portable code.
+public enum CryptoBackend {
+    /// The environment variable that can force the portable code: `portable`; any other value or
+    /// none: the hardware where the CPU has it.
+    public static let environmentVariable = "MYPASS_CRYPTO_BACKEND"
+
+    /// The AES-256 implementation in use: `portable` (fixsliced Swift), `aes-ni` or `armv8`.
+    public static var aes: String { selection.aes.name }
+    /// The SHA-256 implementation in use: `portable`, `sha-ni` or `armv8`.
+    public static var sha256: String { selection.sha256.name }
+    /// The SHA-512 implementation in use (`portable`).
+    public static var sha512: String { selection.sha512.name }
+    /// `aes: NAME, sha256: NAME, sha512: NAME`.
+    public static var summary: String { "aes: \(aes), sha256: \(sha256), sha512: \(sha512)" }
+
+    /// The backends in use: the best offered one that the CPU supports for each primitive, or the
+    /// portable ones when the environment asks for them. Chosen at first use, then fixed.
+    package static var selection: Selection { selected }
+
+    /// What was chosen for each primitive.
+    package struct Selection: Sendable {
+        package var aes: AESBackend
+        package var sha256: HashBackend
+        package var sha512: HashBackend
+    }
+
+    /// Offers hardware kernels (the x86_64 module calls this at start-up). Call it before any
+    /// other code of the process uses AES or SHA-2, from the one thread running then: the first
+    /// use fixes the choice.
+    /// - Returns: `false` when the choice was already made (the offer is then ignored).
+    @discardableResult
+    package static func offer(aes: AESBackend? = nil, sha256: HashBackend? = nil, sha512: HashBackend? = nil) -> Bool {
+        guard !chosen else { return false }
+        if let aes { offeredAES.insert(aes, at: 0) }
+        if let sha256 { offeredSHA256.insert(sha256, at: 0) }
+        if let sha512 { offeredSHA512.insert(sha512, at: 0) }
+        return true
+    }
+
+    /// Declares the CPU's features where the operating system cannot be asked (embedded builds):
+    /// names as Linux prints them (`aes`, `sha2`, `sha512` on arm64). Same rules as ``offer``.
+    @discardableResult
+    package static func declareCPUFeatures(_ features: Set<String>) -> Bool {
+        guard !chosen else { return false }
+        declaredFeatures = features
+        return true
+    }
+
+    /// Every backend offered for each primitive whose CPU features are present, the portable one
+    /// last, ignoring the environment: the tests run their known answers on each.
+    package static var available: (aes: [AESBackend], sha256: [HashBackend], sha512: [HashBackend]) {
+        let features = cpuFeatures
+        return (offeredAES.filter { $0.isSupported(by: features) } + [.portable],
+                offeredSHA256.filter { $0.isSupported(by: features) } + [.portableSHA256],
+                offeredSHA512.filter { $0.isSupported(by: features) } + [.portableSHA512])
+    }
+
+    /// The CPU features this process sees: declared ones, else what the operating system reports.
+    package static var cpuFeatures: Set<String> { declaredFeatures ?? CPUFeatures.detect() }
+
+    /// The choice for each primitive: the first offered backend whose features `cpuFeatures`
+    /// holds, unless `environment` (the variable's value) is `portable`.
+    package static func choose(aes: [AESBackend], sha256: [HashBackend], sha512: [HashBackend],
+                               cpuFeatures: Set<String>, environment: String?) -> Selection {
+        let portable = environment == "portable"
+        func first<B: Backend>(_ offered: [B], _ fallback: B) -> B {
+            portable ? fallback : offered.first { $0.isSupported(by: cpuFeatures) } ?? fallback
+        }
+        return Selection(aes: first(aes, .portable), sha256: first(sha256, .portableSHA256),
+                         sha512: first(sha512, .portableSHA512))
+    }
+
+    // Written only before the first use (offer, declareCPUFeatures), read once by `selected`.
+    nonisolated(unsafe) private static var offeredAES: [AESBackend] = BuiltInKernels.aes
+    nonisolated(unsafe) private static var offeredSHA256: [HashBackend] = BuiltInKernels.sha256
+    nonisolated(unsafe) private static var offeredSHA512: [HashBackend] = BuiltInKernels.sha512
+    nonisolated(unsafe) private static var declaredFeatures: Set<String>?
+    nonisolated(unsafe) private static var chosen = false
+
+    /// Initialised once, on first use (a lazy static is thread-safe).
+    private static let selected: Selection = {
+        chosen = true
+        return choose(aes: offeredAES, sha256: offeredSHA256, sha512: offeredSHA512, cpuFeatures: cpuFeatures,
+                      environment: CPUFeatures.environment(environmentVariable))
+    }()
+}
+
+/// What the backend types share: a name and the CPU features they need.
+package protocol Backend: Sendable {
+    var name: String { get }
+    var requiredCPUFeatures: [String] { get }
+}
+
+extension Backend {
+    /// Whether a CPU with `features` can run this backend (the portable ones need none).
+    package func isSupported(by features: Set<String>) -> Bool {
+        requiredCPUFeatures.allSatisfy { features.contains($0) }
+    }
+}
+
+/// AES-256 kernels: whole operations, never a call per block.
+///
+/// Round keys are FIPS 197 byte order, 15 × 16 bytes: the encryption keys `w[0...14]`, and for
+/// decryption the equivalent inverse cipher's keys (FIPS 197 §5.3.5): `w[14]`,
+/// InvMixColumns(`w[13]`) ... InvMixColumns(`w[1]`), `w[0]`.
+package struct AESBackend: Backend, @unchecked Sendable {
+    /// `rounds` AES-KDF rounds on 32 bytes at `data` (two blocks, each encrypted `rounds` times in
+    /// place) with the encryption keys.
+    package typealias KDF = @convention(c) (_ keys: UnsafeRawPointer, _ data: UnsafeMutableRawPointer, _ rounds: UInt64) -> Void
+    /// CBC over `blocks` 16-byte blocks from `input` to `output` (which do not overlap); `chain`
+    /// (16 bytes) holds the previous ciphertext block (the IV at first) and is updated. The keys
+    /// are the encryption keys for `cbcEncrypt`, the decryption keys for `cbcDecrypt`.
+    package typealias CBC = @convention(c) (
+        _ keys: UnsafeRawPointer, _ input: UnsafeRawPointer, _ output: UnsafeMutableRawPointer, _ blocks: Int,
+        _ chain: UnsafeMutableRawPointer) -> Void
+
+    package let name: String
+    package let requiredCPUFeatures: [String]
+    /// nil for the portable (fixsliced) code.
+    let kernels: (kdf: KDF, cbcEncrypt: CBC, cbcDecrypt: CBC)?
+
+    package init(name: String, requiredCPUFeatures: [String], kdf: KDF, cbcEncrypt: CBC, cbcDecrypt: CBC) {
+        self.name = name
+        self.requiredCPUFeatures = requiredCPUFeatures
+        kernels = (kdf, cbcEncrypt, cbcDecrypt)
+    }
+
+    private init(portable: ()) {
+        name = "portable"
+        requiredCPUFeatures = []
+        kernels = nil
+    }
+
+    /// The fixsliced Swift code (`AESBitslice.swift`).
+    package static let portable = AESBackend(portable: ())
+}
+
+/// A SHA-2 compression function over whole blocks.
+@usableFromInline
+package struct HashBackend: Backend, @unchecked Sendable {
+    /// Compresses `blockCount` consecutive blocks at `blocks` into `state` (SHA-256: eight
+    /// `UInt32`, SHA-512: eight `UInt64`, in FIPS 180-4 order H0...H7, native byte order).
+    @usableFromInline package typealias Compress = @convention(c) (
+        _ state: UnsafeMutableRawPointer, _ blocks: UnsafeRawPointer, _ blockCount: Int) -> Void
+
+    package let name: String
+    package let requiredCPUFeatures: [String]
+    /// nil for the portable code.
+    let compress: Compress?
+
+    package init(name: String, requiredCPUFeatures: [String], compress: Compress) {
+        self.name = name
+        self.requiredCPUFeatures = requiredCPUFeatures
+        self.compress = compress
+    }
+
+    private init(portable: ()) {
+        name = "portable"
+        requiredCPUFeatures = []
+        compress = nil
+    }
+
+    /// The unrolled Swift SHA-256 (`SHA256+Compress.swift`).
+    package static let portableSHA256 = HashBackend(portable: ())
+    /// The unrolled Swift SHA-512 (`SHA512+Compress.swift`).
+    package static let portableSHA512 = HashBackend(portable: ())
+}
