@@ -8,8 +8,8 @@
 # Prints `web: N/N checks` last; exits 1 when a check fails.
 #
 # Usage: Web/check.sh   (MYPASS: the mypass binary, default .build/release/mypass, built if missing;
-#        CHROMIUM: the browser, default chromium; installs Debian's chromium and nodejs when
-#        missing and running as root)
+#        CHROMIUM: the browser, default chromium, installed from Debian when missing and running as
+#        root; MYPASS_WASM: a mypass.wasm to use instead of building it with Embedded/build.sh)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(dirname "$here")"
@@ -23,8 +23,13 @@ fi
 command -v "$chromium" >/dev/null || { echo "web: chromium is missing"; exit 1; }
 mypass="${MYPASS:-$root/.build/release/mypass}"
 [[ -x $mypass ]] || swift build -c release --product mypass
-wasm="$root/.build/embedded/wasm32-unknown-none-wasm/mypass.wasm"
-Embedded/build.sh --ci wasm32-unknown-none-wasm >/dev/null || { echo "web: building the wasm module failed"; exit 1; }
+if [[ -n ${MYPASS_WASM:-} ]]; then
+  wasm="$MYPASS_WASM"
+else
+  wasm="$root/.build/embedded/wasm32-unknown-none-wasm/mypass.wasm"
+  Embedded/build.sh --ci wasm32-unknown-none-wasm >"$root/.build/embedded/web-build.log" 2>&1 \
+    || { echo "web: building the wasm module failed (.build/embedded/web-build.log)"; exit 1; }
+fi
 
 work="$(mktemp -d)"
 server_pid="" browser_pid=""
@@ -38,7 +43,7 @@ site="$work/site"
 mkdir -p "$site/test/vaults"
 cp "$here"/index.html "$here"/app.js "$here"/mypass.js "$wasm" "$site/"
 cp "$here"/test/check.html "$here"/test/check.js "$site/test/"
-cp Vectors/demo/demo.kdbx Vectors/demo/demo-argon2d-64mib.kdbx "$site/test/vaults/"
+cp Vectors/demo/demo.kdbx Vectors/demo/argon2d-64mib.kdbx "$site/test/vaults/"
 
 python3 "$here/test/server.py" "$site" "$work/port" "$work/report.json" &
 server_pid=$!
@@ -47,7 +52,7 @@ port="$(cat "$work/port")"
 # Headless, no network but the loopback server, a profile of its own.
 "$chromium" --headless=new --no-sandbox --disable-gpu --no-first-run --no-default-browser-check \
   --disable-extensions --disable-background-networking --disable-sync --disable-component-update \
-  --user-data-dir="$work/profile" --host-resolver-rules="MAP * ~NOTFOUND, EXCLUDE 127.0.0.1" \
+  --user-data-dir="$work/profile" --host-resolver-rules="MAP * ~NOTFOUND, EXCLUDE 127.0.0.1" ${CHROMIUM_FLAGS:-} \
   "http://127.0.0.1:$port/test/check.html" >"$work/chromium.log" 2>&1 &
 browser_pid=$!
 for _ in $(seq 2400); do [[ -s $work/report.json ]] && break; sleep 0.1; done
@@ -58,7 +63,7 @@ kill "$browser_pid" 2>/dev/null; wait "$browser_pid" 2>/dev/null || true; browse
 echo demo | "$mypass" ls Vectors/demo/demo.kdbx --json >"$work/ls.json"
 echo demo | "$mypass" ls Vectors/demo/demo.kdbx --json --search example >"$work/ls-example.json"
 echo demo | "$mypass" ls Vectors/demo/demo.kdbx --json --search 2FA >"$work/ls-2fa.json"
-echo demo | "$mypass" ls Vectors/demo/demo-argon2d-64mib.kdbx --json >"$work/ls-argon2.json"
+echo demo | "$mypass" ls Vectors/demo/argon2d-64mib.kdbx --json >"$work/ls-argon2.json"
 echo demo | "$mypass" show Vectors/demo/demo.kdbx Work/GitHub --json --reveal --time 1700000000 >"$work/show.json"
 python3 - "$work/report.json" "$work/saved.kdbx" <<'PY'
 import base64, json, sys

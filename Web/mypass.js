@@ -76,6 +76,7 @@ export class MyPass {
       },
     };
     this.instance = new WebAssembly.Instance(this.module, imports);
+    this.epoch = (this.epoch || 0) + 1;
     this.exports = this.instance.exports;
     this.memory = this.exports.memory;
     this.vaults = new Set();
@@ -94,19 +95,19 @@ export class MyPass {
     }
   }
 
-  /** Copies bytes into wasm memory; returns [pointer, length]. */
+  /** Copies bytes into wasm memory; returns [pointer, length, epoch]. */
   put(bytes) {
-    if (bytes === null || bytes === undefined) return [0, 0];
+    if (bytes === null || bytes === undefined) return [0, 0, this.epoch];
     if (typeof bytes === "string") bytes = encoder.encode(bytes);
     const pointer = this.call("mypass_alloc", bytes.length);
     if (bytes.length > 0 && pointer === 0) throw new MyPassError("outOfMemory", "cannot allocate " + bytes.length + " bytes in wasm memory");
     new Uint8Array(this.memory.buffer, pointer, bytes.length).set(bytes);
-    return [pointer, bytes.length];
+    return [pointer, bytes.length, this.epoch];
   }
 
-  /** Wipes and frees what `put` copied in. */
-  release([pointer, length]) {
-    if (pointer !== 0) this.call("mypass_dealloc", pointer, length);
+  /** Wipes and frees what `put` copied in (nothing when the module was restarted since). */
+  release([pointer, length, epoch]) {
+    if (pointer !== 0 && epoch === this.epoch) this.call("mypass_dealloc", pointer, length);
   }
 
   /** The last call's result bytes (copied out), then wiped in wasm memory. */
@@ -141,8 +142,14 @@ export class MyPass {
       this.vaults.add(vault);
       return vault;
     } finally {
-      if (this.instance) { this.release(file); this.release(secret); this.release(key); }
+      this.release(file); this.release(secret); this.release(key);
     }
+  }
+
+  /** Caps the module's memory at `bytes` (0: the 2 GiB it is linked with); a vault whose Argon2
+   *  memory does not fit then fails to open with `outOfMemory`, before any KDF work. */
+  setMemoryLimit(bytes) {
+    this.call("mypass_set_memory_limit", bytes >>> 0);
   }
 
   /** Bytes the module's heap holds (blocks in use) and the size of its linear memory. */

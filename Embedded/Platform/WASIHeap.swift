@@ -35,6 +35,10 @@ enum WASIHeap {
     static let largeClass: UInt32 = 0xFFFF
     /// Memory is grown at least this much at once (fewer `memory.grow` calls for small requests).
     static let minimumGrowthBytes: UInt = 1 << 20
+    /// The maximum build.sh links with (`--max-memory`).
+    static let maximumBytes: UInt = 1 << 31
+    /// The most linear memory the heap grows to (a caller's cap, at most `maximumBytes`).
+    nonisolated(unsafe) static var limitBytes: UInt = maximumBytes
 
     nonisolated(unsafe) static var next: UInt = 0
     nonisolated(unsafe) static var end: UInt = 0
@@ -72,31 +76,31 @@ enum WASIHeap {
     /// - Returns: false when `memory.grow` refuses (the module's maximum or the host's limit).
     static func growTop(toHold bytes: UInt) -> Bool {
         guard end - next < bytes else { return true }
-        let missing = max(bytes - (end - next), minimumGrowthBytes)
-        guard missing <= UInt(Int32.max) - pageBytes else { return false }
-        let pages = (missing + pageBytes - 1) / pageBytes
+        let exact = (bytes - (end - next) + pageBytes - 1) / pageBytes
+        guard exact <= (limitBytes > end ? (limitBytes - end) / pageBytes : 0) else { return false }
+        let pages = min(max(exact, minimumGrowthBytes / pageBytes), (limitBytes - end) / pageBytes)
         if wasmMemoryGrow(0, Int32(pages)) < 0 {
             // The minimum growth may be what failed: try exactly what is missing.
-            let exact = (bytes - (end - next) + pageBytes - 1) / pageBytes
             guard exact < pages, wasmMemoryGrow(0, Int32(exact)) >= 0 else { return false }
         }
         end = UInt(wasmMemorySize(0)) * pageBytes
         return end - next >= bytes
     }
 
-    /// Makes sure that a block of `bytes` can be allocated later without failing: a free large
-    /// block as big, or room at the top of the heap (growing memory now if needed).
+    /// Makes sure that a block of `bytes` can be allocated later without failing (a free large
+    /// block as big, or room at the top of the heap), and `margin` bytes more at the top for the
+    /// smaller blocks that come with it; grows memory now if needed.
     /// - Returns: false when memory cannot grow that far; nothing is allocated either way.
-    static func reserve(_ bytes: UInt) -> Bool {
+    static func reserve(_ bytes: UInt, margin: UInt = 0) -> Bool {
         start()
-        guard bytes < UInt(Int32.max) else { return false }
+        guard bytes < UInt(Int32.max), margin < UInt(Int32.max) else { return false }
         let needed = (bytes + headerBytes + 63) & ~63
         var block = largeHead
         while block != 0 {
-            if words(block)[1] >= needed { return true }
+            if words(block)[1] >= needed { return growTop(toHold: margin) }
             block = words(block)[0]
         }
-        return growTop(toHold: needed)
+        return growTop(toHold: needed + margin)
     }
 
     static func words(_ address: UInt) -> UnsafeMutablePointer<UInt> {

@@ -150,6 +150,15 @@ func mypassResultLength() -> Int32 { Int32(WebState.result?.count ?? 0) }
 @_cdecl("mypass_result_clear")
 func mypassResultClear() { WebState.clearResult() }
 
+/// Caps the module's linear memory at `bytes` (rounded down to 64 KiB pages; 0: no cap beyond the
+/// 2 GiB it is linked with): a page on a small device can refuse a vault whose Argon2 memory would
+/// not fit, with `outOfMemory`, before the browser kills the tab. Memory already grown stays.
+@_expose(wasm, "mypass_set_memory_limit")
+@_cdecl("mypass_set_memory_limit")
+func mypassSetMemoryLimit(_ bytes: UInt32) {
+    WASIHeap.limitBytes = bytes == 0 ? WASIHeap.maximumBytes : min(UInt(bytes), WASIHeap.maximumBytes)
+}
+
 /// Bytes of heap blocks in use (headers and rounding included).
 @_expose(wasm, "mypass_heap_in_use")
 @_cdecl("mypass_heap_in_use")
@@ -162,8 +171,9 @@ let openMarginBytes: UInt64 = 8 << 20
 
 /// Opens a vault from its bytes with a password (length -1: none) and a key file (length -1: none).
 /// - Returns: a handle (1 or more), or a negative `WebStatus`: wrongKey, corruptedFile,
-///   unsupported, invalidKeyFile, limitExceeded, outOfMemory (checked before the KDF runs: the
-///   vault's Argon2 memory must fit into what wasm memory can grow to), invalidArgument.
+///   unsupported, invalidKeyFile, limitExceeded (Argon2 memory over the codec's 1 GiB limit),
+///   outOfMemory (checked before the KDF runs: the vault's Argon2 memory and 8 MiB must fit into
+///   what wasm memory can grow to, or the cap `mypass_set_memory_limit` set), invalidArgument.
 @_expose(wasm, "mypass_open")
 @_cdecl("mypass_open")
 func mypassOpen(_ file: UnsafePointer<UInt8>?, _ fileLength: Int32, _ password: UnsafePointer<UInt8>?, _ passwordLength: Int32,
@@ -171,14 +181,18 @@ func mypassOpen(_ file: UnsafePointer<UInt8>?, _ fileLength: Int32, _ password: 
     guard let bytes = bytesArgument(file, fileLength) else { return WebState.fail(.invalidArgument, "no file") }
     do throws(KDBXError) {
         let (header, _) = try KDBXHeader.read(from: bytes[...])
-        var limits = KDBXLimits()
+        let limits = KDBXLimits()
         if case .argon2(let settings) = header.kdf.settings {
-            guard settings.memoryBytes <= UInt64(Int32.max),
-                  WASIHeap.reserve(UInt(settings.memoryBytes + openMarginBytes)) else {
-                return WebState.fail(.outOfMemory,
-                                     "the vault's Argon2 memory (\(settings.memoryBytes) bytes) does not fit into this page's memory")
+            // The codec's limit first (a hostile header must not make memory grow), then room for
+            // the matrix and the working memory, grown now if needed.
+            guard settings.memoryBytes <= limits.maxArgon2MemoryBytes else {
+                return WebState.fail(.limitExceeded,
+                                     "Argon2 memory \(settings.memoryBytes) bytes exceeds the limit \(limits.maxArgon2MemoryBytes)")
             }
-            limits.maxArgon2MemoryBytes = max(limits.maxArgon2MemoryBytes, settings.memoryBytes)
+            guard WASIHeap.reserve(UInt(settings.memoryBytes), margin: UInt(openMarginBytes)) else {
+                return WebState.fail(.outOfMemory,
+                                     "the vault's Argon2 memory (\(settings.memoryBytes) bytes) and \(openMarginBytes) bytes to work in do not fit into this page's memory (\(WASIHeap.limitBytes) bytes at most)")
+            }
         }
         var keyFileBytes = bytesArgument(keyFile, keyFileLength)
         defer { if keyFileBytes != nil { wipe(&keyFileBytes!) } }
