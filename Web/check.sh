@@ -41,7 +41,8 @@ cleanup() {
 trap cleanup EXIT
 site="$work/site"
 mkdir -p "$site/test/vaults"
-cp "$here"/index.html "$here"/app.js "$here"/mypass.js "$wasm" "$site/"
+cp "$here"/index.html "$here"/app.js "$here"/mypass.js "$site/"
+cp "$wasm" "$site/mypass.wasm"
 cp "$here"/test/check.html "$here"/test/check.js "$site/test/"
 cp Vectors/demo/demo.kdbx Vectors/demo/argon2d-64mib.kdbx "$site/test/vaults/"
 
@@ -52,11 +53,11 @@ port="$(cat "$work/port")"
 # Headless, no network but the loopback server, a profile of its own.
 "$chromium" --headless=new --no-sandbox --disable-gpu --no-first-run --no-default-browser-check \
   --disable-extensions --disable-background-networking --disable-sync --disable-component-update \
-  --user-data-dir="$work/profile" --host-resolver-rules="MAP * ~NOTFOUND, EXCLUDE 127.0.0.1" ${CHROMIUM_FLAGS:-} \
+  --enable-logging=stderr --user-data-dir="$work/profile" --host-resolver-rules="MAP * ~NOTFOUND, EXCLUDE 127.0.0.1" ${CHROMIUM_FLAGS:-} \
   "http://127.0.0.1:$port/test/check.html" >"$work/chromium.log" 2>&1 &
 browser_pid=$!
 for _ in $(seq 2400); do [[ -s $work/report.json ]] && break; sleep 0.1; done
-[[ -s $work/report.json ]] || { echo "web: the page reported nothing in 240 s"; tail -n 20 "$work/chromium.log"; exit 1; }
+[[ -s $work/report.json ]] || { echo "web: the page reported nothing in 240 s"; grep -a CONSOLE "$work/chromium.log" | tail -n 20; exit 1; }
 kill "$browser_pid" 2>/dev/null; wait "$browser_pid" 2>/dev/null || true; browser_pid=""
 
 # What the reference tools say about the same files.
