@@ -1,23 +1,39 @@
 /// A JSON text written as UTF-8 bytes (RFC 8259), commas placed by the writer: enough for the
 /// web module's results. Strings are escaped as §7 requires (quote, backslash, controls).
+///
+/// The text may hold revealed protected values, so its storage never grows the Array way (which
+/// frees the old storage as it is): `reserve(_:)` moves it into a buffer twice as large and zeroes
+/// the old one first, and `wipe()` zeroes the last one.
 struct JSONWriter {
     private(set) var bytes: [UInt8] = []
     /// Whether the next value in the current array or object needs a comma before it.
     private var needsComma = false
 
+    /// Makes room for `extra` more bytes without leaving a copy of the text in freed memory.
+    private mutating func reserve(_ extra: Int) {
+        guard bytes.count + extra > bytes.capacity else { return }
+        var larger: [UInt8] = []
+        larger.reserveCapacity(max(2 * bytes.capacity, bytes.count + extra, 1024))
+        larger.append(contentsOf: bytes)
+        bytes.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+        bytes = larger
+    }
+
     private mutating func separate() {
+        reserve(8)
         if needsComma { bytes.append(UInt8(ascii: ",")) }
         needsComma = true
     }
 
     mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); needsComma = false }
-    mutating func endArray() { bytes.append(UInt8(ascii: "]")); needsComma = true }
+    mutating func endArray() { reserve(1); bytes.append(UInt8(ascii: "]")); needsComma = true }
     mutating func beginObject() { separate(); bytes.append(UInt8(ascii: "{")); needsComma = false }
-    mutating func endObject() { bytes.append(UInt8(ascii: "}")); needsComma = true }
+    mutating func endObject() { reserve(1); bytes.append(UInt8(ascii: "}")); needsComma = true }
 
     /// An object key; the value written next belongs to it.
     mutating func key(_ name: String) {
         string(name)
+        reserve(1)
         bytes.append(UInt8(ascii: ":"))
         needsComma = false
     }
@@ -32,6 +48,7 @@ struct JSONWriter {
         separate()
         bytes.append(UInt8(ascii: "\""))
         let hex = Array("0123456789abcdef".utf8)
+        reserve(2 + 6 * utf8.count)
         for byte in utf8 {
             switch byte {
             case UInt8(ascii: "\""), UInt8(ascii: "\\"):
@@ -58,6 +75,7 @@ struct JSONWriter {
 
     mutating func number(_ value: Int) {
         separate()
+        reserve(24)
         bytes.append(contentsOf: Array(String(value).utf8))
     }
 
