@@ -1,40 +1,69 @@
 /// A JSON text written as UTF-8 bytes (RFC 8259), commas placed by the writer: enough for the
 /// web module's results. Strings are escaped as §7 requires (quote, backslash, controls).
 ///
-/// The text may hold revealed protected values, so its storage never grows the Array way (which
-/// frees the old storage as it is): `reserve(_:)` moves it into a buffer twice as large and zeroes
-/// the old one first, and `wipe()` zeroes the last one.
+/// The text may hold revealed protected values, so it lives in a buffer of its own, not an Array
+/// (whose growth and copy-on-write can leave copies in freed memory): growing moves it into a
+/// buffer twice as large and zeroes the old one first; `take()` hands the buffer over (the result
+/// buffer, which is zeroed when cleared) and `wipe()` zeroes and frees it.
 struct JSONWriter {
-    private(set) var bytes: [UInt8] = []
+    private var storage = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
+    private var count = 0
     /// Whether the next value in the current array or object needs a comma before it.
     private var needsComma = false
 
     /// Makes room for `extra` more bytes without leaving a copy of the text in freed memory.
     private mutating func reserve(_ extra: Int) {
-        guard bytes.count + extra > bytes.capacity else { return }
-        var larger: [UInt8] = []
-        larger.reserveCapacity(max(2 * bytes.capacity, bytes.count + extra, 1024))
-        larger.append(contentsOf: bytes)
-        bytes.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
-        bytes = larger
+        guard count + extra > storage.count else { return }
+        let larger = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(2 * storage.count, count + extra, 1024))
+        if let old = storage.baseAddress {
+            larger.baseAddress!.update(from: old, count: count)
+            storage.update(repeating: 0)
+            storage.deallocate()
+        }
+        storage = larger
+    }
+
+    private mutating func append(_ byte: UInt8) {
+        reserve(1)
+        storage[count] = byte
+        count += 1
+    }
+
+    private mutating func append(_ text: StaticString) {
+        text.withUTF8Buffer { for byte in $0 { append(byte) } }
     }
 
     private mutating func separate() {
-        reserve(8)
-        if needsComma { bytes.append(UInt8(ascii: ",")) }
+        if needsComma { append(UInt8(ascii: ",")) }
         needsComma = true
     }
 
-    mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); needsComma = false }
-    mutating func endArray() { reserve(1); bytes.append(UInt8(ascii: "]")); needsComma = true }
-    mutating func beginObject() { separate(); bytes.append(UInt8(ascii: "{")); needsComma = false }
-    mutating func endObject() { reserve(1); bytes.append(UInt8(ascii: "}")); needsComma = true }
+    /// The text's buffer, handed over (the writer is empty afterwards).
+    mutating func take() -> UnsafeMutableBufferPointer<UInt8> {
+        let text = UnsafeMutableBufferPointer(rebasing: storage[0..<count])
+        storage = UnsafeMutableBufferPointer(start: nil, count: 0)
+        count = 0
+        return text
+    }
+
+    /// Zeroes and frees the text (when it was not taken).
+    mutating func wipe() {
+        guard storage.baseAddress != nil else { return }
+        storage.update(repeating: 0)
+        storage.deallocate()
+        storage = UnsafeMutableBufferPointer(start: nil, count: 0)
+        count = 0
+    }
+
+    mutating func beginArray() { separate(); append(UInt8(ascii: "[")); needsComma = false }
+    mutating func endArray() { append(UInt8(ascii: "]")); needsComma = true }
+    mutating func beginObject() { separate(); append(UInt8(ascii: "{")); needsComma = false }
+    mutating func endObject() { append(UInt8(ascii: "}")); needsComma = true }
 
     /// An object key; the value written next belongs to it.
     mutating func key(_ name: String) {
         string(name)
-        reserve(1)
-        bytes.append(UInt8(ascii: ":"))
+        append(UInt8(ascii: ":"))
         needsComma = false
     }
 
@@ -46,25 +75,25 @@ struct JSONWriter {
     /// A string from UTF-8 bytes (a revealed protected value: nothing but this buffer holds it).
     mutating func stringBytes(_ utf8: UnsafeRawBufferPointer) {
         separate()
-        bytes.append(UInt8(ascii: "\""))
-        let hex = Array("0123456789abcdef".utf8)
         reserve(2 + 6 * utf8.count)
+        append(UInt8(ascii: "\""))
+        let hex: StaticString = "0123456789abcdef"
         for byte in utf8 {
             switch byte {
             case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-                bytes.append(UInt8(ascii: "\\"))
-                bytes.append(byte)
-            case 0x0A: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "n"))
-            case 0x0D: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "r"))
-            case 0x09: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "t"))
+                append(UInt8(ascii: "\\"))
+                append(byte)
+            case 0x0A: append("\\n")
+            case 0x0D: append("\\r")
+            case 0x09: append("\\t")
             case 0..<0x20:
-                bytes.append(contentsOf: Array("\\u00".utf8))
-                bytes.append(hex[Int(byte >> 4)])
-                bytes.append(hex[Int(byte & 15)])
-            default: bytes.append(byte)
+                append("\\u00")
+                append(hex.utf8Start[Int(byte >> 4)])
+                append(hex.utf8Start[Int(byte & 15)])
+            default: append(byte)
             }
         }
-        bytes.append(UInt8(ascii: "\""))
+        append(UInt8(ascii: "\""))
     }
 
     mutating func strings(_ values: [String]) {
@@ -75,23 +104,16 @@ struct JSONWriter {
 
     mutating func number(_ value: Int) {
         separate()
-        reserve(24)
-        bytes.append(contentsOf: Array(String(value).utf8))
+        for byte in String(value).utf8 { append(byte) }
     }
 
     mutating func bool(_ value: Bool) {
         separate()
-        bytes.append(contentsOf: Array((value ? "true" : "false").utf8))
+        if value { append("true") } else { append("false") }
     }
 
     mutating func null() {
         separate()
-        bytes.append(contentsOf: Array("null".utf8))
-    }
-
-    /// Zeroes the text (it may hold revealed values) before it goes.
-    mutating func wipe() {
-        bytes.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
-        bytes = []
+        append("null")
     }
 }

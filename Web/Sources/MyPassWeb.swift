@@ -80,6 +80,12 @@ enum WebState {
         result = UnsafeMutableBufferPointer(rebasing: buffer[0..<bytes.count])
     }
 
+    /// Makes `buffer` the result buffer (taken over, zeroed and freed when cleared).
+    static func setResult(taking buffer: UnsafeMutableBufferPointer<UInt8>) {
+        clearResult()
+        result = buffer
+    }
+
     static func clearResult() {
         guard let old = result else { return }
         old.update(repeating: 0)
@@ -257,8 +263,7 @@ func mypassList(_ handle: Int32, _ search: UnsafePointer<UInt8>?, _ searchLength
         json.endObject()
     }
     json.endArray()
-    WebState.setResult(json.bytes)
-    json.wipe()
+    WebState.setResult(taking: json.take())
     return 0
 }
 
@@ -311,8 +316,7 @@ func mypassEntry(_ handle: Int32, _ uuid: UnsafePointer<UInt8>?, _ uuidLength: I
         json.null()
     }
     json.endObject()
-    WebState.setResult(json.bytes)
-    json.wipe()
+    WebState.setResult(taking: json.take())
     return 0
 }
 
