@@ -1,3 +1,5 @@
+import MyPassBytes
+
 /// A JSON text written as UTF-8 bytes (RFC 8259), commas placed by the writer: enough for the
 /// web module's results. Strings are escaped as §7 requires (quote, backslash, controls).
 ///
@@ -17,7 +19,7 @@ struct JSONWriter {
         let larger = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(2 * storage.count, count + extra, 1024))
         if let old = storage.baseAddress {
             larger.baseAddress!.update(from: old, count: count)
-            storage.update(repeating: 0)
+            secureZero(old, count: storage.count)
             storage.deallocate()
         }
         storage = larger
@@ -48,8 +50,8 @@ struct JSONWriter {
 
     /// Zeroes and frees the text (when it was not taken).
     mutating func wipe() {
-        guard storage.baseAddress != nil else { return }
-        storage.update(repeating: 0)
+        guard let base = storage.baseAddress else { return }
+        secureZero(base, count: storage.count)
         storage.deallocate()
         storage = UnsafeMutableBufferPointer(start: nil, count: 0)
         count = 0

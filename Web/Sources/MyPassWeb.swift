@@ -88,7 +88,8 @@ enum WebState {
 
     static func clearResult() {
         guard let old = result else { return }
-        old.update(repeating: 0)
+        // secureZero: a plain store before a free is dead to the optimiser (at -Osize it was gone).
+        if let base = old.baseAddress { secureZero(base, count: old.count) }
         old.baseAddress.map { UnsafeMutableRawPointer($0).deallocate() }
         result = nil
     }
@@ -116,11 +117,6 @@ func textArgument(_ pointer: UnsafePointer<UInt8>?, _ length: Int32) -> String? 
     return String(validatingUTF8Bytes: bytes)
 }
 
-/// Zeroes an array's storage before it goes (a copy of a secret).
-func wipe(_ bytes: inout [UInt8]) {
-    bytes.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
-}
-
 // MARK: - Memory
 
 /// A buffer of `length` bytes for the caller's input; 0 when `length` is not positive or memory
@@ -137,7 +133,7 @@ func mypassAlloc(_ length: Int32) -> UInt32 {
 @_cdecl("mypass_dealloc")
 func mypassDealloc(_ pointer: UnsafeMutableRawPointer?, _ length: Int32) {
     guard let pointer else { return }
-    if length > 0 { pointer.initializeMemory(as: UInt8.self, repeating: 0, count: Int(length)) }
+    if length > 0 { secureZero(pointer, count: Int(length)) }
     pointer.deallocate()
 }
 
