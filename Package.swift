@@ -42,6 +42,8 @@ let package = Package(
     products: [
         .library(name: "MyPassCore", targets: ["MyPassCore"]),
         .library(name: "MyPassKDBX", targets: ["MyPassKDBX"]),
+        .library(name: "MyPassViewModels", targets: ["MyPassViewModels"]),
+        .library(name: "MyPassHealth", targets: ["MyPassHealth"]),
         .executable(name: "mypass", targets: ["mypass"]),
         .executable(name: "mypass-bench", targets: ["mypass-bench"]),
     ],
@@ -69,9 +71,20 @@ let package = Package(
             name: "MyPassCore",
             dependencies: ["MyPassBytes", "MyPassCrypto", "MyPassXML", "MyPassKDBX"],
             swiftSettings: strict),
+        // The app's screens without the UI: `@Observable` view models over MyPassCore (vault list, group
+        // filter, entry detail and editor, unlock and session, AutoFill list). Observation needs iOS 17 /
+        // macOS 14: this module's declarations say so; MyPassCore keeps iOS 16 / macOS 13.
+        .target(name: "MyPassViewModels", dependencies: ["MyPassCore", "MyPassBytes", "MyPassKDBX"], swiftSettings: strict),
+        // Password health, above the core: the zxcvbn-family strength estimator with its frequency
+        // lists, the offline HIBP breach list reader and the vault health report. A module of its
+        // own so that the AutoFill extension, which links MyPassCore alone, never carries the lists.
+        .target(
+            name: "MyPassHealth",
+            dependencies: ["MyPassCore", "MyPassKDBX", "MyPassCrypto", "MyPassCompression", "MyPassBytes"],
+            swiftSettings: strict),
         // The `mypass` command line: commands, argument parsing, the agent, the clipboard (all but `main`).
         .target(
-            name: "MyPassCLI", dependencies: ["MyPassCore", "MyPassBytes", "MyPassCrypto", "MyPassKDBX"],
+            name: "MyPassCLI", dependencies: ["MyPassCore", "MyPassViewModels", "MyPassHealth", "MyPassBytes", "MyPassCrypto", "MyPassKDBX"],
             path: "Sources/mypass", swiftSettings: strict),
         .executableTarget(
             name: "mypass", dependencies: ["MyPassCLI", "MyPassCryptoHardware"], path: "Sources/mypass-main",
@@ -79,7 +92,7 @@ let package = Package(
         .executableTarget(
             name: "mypass-bench",
             dependencies: [
-                "MyPassCore", "MyPassBytes", "MyPassCrypto", "MyPassCryptoHardware", "MyPassCompression", "MyPassXML", "MyPassKDBX",
+                "MyPassCore", "MyPassHealth", "MyPassBytes", "MyPassCrypto", "MyPassCryptoHardware", "MyPassCompression", "MyPassXML", "MyPassKDBX",
             ],
             path: "Benchmarks/mypass-bench",
             swiftSettings: strict + staticRuntimeOnLinux, linkerSettings: staticLinkOnLinux),
@@ -110,6 +123,14 @@ let package = Package(
             dependencies: [
                 "MyPassCore", "MyPassBytes", "MyPassCrypto", "MyPassCompression", "MyPassXML", "MyPassKDBX", "MyPassTestSupport",
             ],
+            swiftSettings: strict),
+        .testTarget(
+            name: "MyPassViewModelsTests",
+            dependencies: ["MyPassViewModels", "MyPassCore", "MyPassBytes", "MyPassKDBX", "MyPassTestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "MyPassHealthTests",
+            dependencies: ["MyPassHealth", "MyPassCore", "MyPassKDBX", "MyPassCrypto", "MyPassBytes", "MyPassTestSupport"],
             swiftSettings: strict),
         // An app's view: `import MyPassCore` and nothing else (no test support, no other module).
         .testTarget(name: "MyPassCoreAppTests", dependencies: ["MyPassCore"], swiftSettings: strict),

@@ -9,7 +9,7 @@ struct BenchArguments {
     private var consumed: Set<String> = []
 
     /// Options that take no value.
-    static let knownFlags: Set<String> = ["json", "compare", "show-key", "help", "no-password", "peak-child"]
+    static let knownFlags: Set<String> = ["json", "compare", "show-key", "help", "no-password", "peak-child", "make-hibp"]
 
     init(_ arguments: some Sequence<String>) throws(BenchError) {
         var iterator = arguments.makeIterator()

@@ -12,7 +12,9 @@ COMMANDS:
   primitives                 Throughput of every primitive.
   signatures                 ES256 and Ed25519 signing and verification per second.
   autofill VAULT             The AutoFill open: peak memory, time to suggestions, budget fit.
+  browse VAULT               mypass browse: a search keystroke's redraw, peak memory beside show.
   xml FILE.xml               The XML tokenizer alone on a plain file, in 4 KiB chunks (MB/s).
+  analyze VAULT --hibp FILE  HIBP lookups per second and the health report, beside keepassxc-cli analyze.
 
 Every command takes --json, and --compare to run the reference tools found on this machine
 (argon2 CLI, openssl speed, Python's zlib, xmllint --stream, keepassxc-cli) in the same run.
@@ -50,7 +52,9 @@ func main() -> Int32 {
     case "primitives": usage = PrimitivesCommand.usage
     case "signatures": usage = SignaturesCommand.usage
     case "autofill": usage = AutofillCommand.usage
+    case "browse": usage = BrowseCommand.usage
     case "xml": usage = XMLCommand.usage
+    case "analyze": usage = AnalyzeBenchCommand.usage
     default: usage = topUsage
     }
     if help || command == nil || command == "help" {
@@ -70,7 +74,9 @@ func main() -> Int32 {
         case "primitives": try PrimitivesCommand.run(&args)
         case "signatures": try SignaturesCommand.run(&args)
         case "autofill": try AutofillCommand.run(&args)
+        case "browse": try BrowseCommand.run(&args)
         case "xml": try XMLCommand.run(&args)
+        case "analyze": try AnalyzeBenchCommand.run(&args)
         default: throw BenchError.usage("unknown command '\(command ?? "")'")
         }
         return 0

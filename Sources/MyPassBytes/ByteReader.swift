@@ -3,7 +3,7 @@
 /// Verbs follow swift-nio: `read…` moves the cursor, `peek…` does not. Every read checks that the
 /// bytes exist and throws ``BytesError/truncated`` otherwise; returned slices share the input's
 /// storage and keep its indices.
-public struct ByteReader: Sendable {
+package struct ByteReader: Sendable {
     /// The whole input.
     public let bytes: ArraySlice<UInt8>
     /// The absolute index of the next byte to read (in `bytes`' index space).
@@ -86,7 +86,7 @@ public struct ByteReader: Sendable {
 }
 
 /// Appends little-endian binary data to an owned `[UInt8]` (the `write` verbs of swift-nio).
-public struct ByteWriter: Sendable {
+package struct ByteWriter: Sendable {
     /// Everything written so far.
     public private(set) var bytes: [UInt8]
 
@@ -120,7 +120,7 @@ extension Array where Element == UInt8 {
 
 /// Decodes a little-endian integer from the first `T.size` bytes of `bytes` (must have enough bytes).
 @inlinable
-public func loadLittleEndian<T: FixedWidthInteger, C: Collection>(_ bytes: C, as type: T.Type = T.self) -> T
+package func loadLittleEndian<T: FixedWidthInteger, C: Collection>(_ bytes: C, as type: T.Type = T.self) -> T
 where C.Element == UInt8 {
     var value: T = 0
     var shift = 0

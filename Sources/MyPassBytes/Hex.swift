@@ -32,7 +32,7 @@ extension Collection where Element == UInt8 {
 
 /// The value of one ASCII hex digit, or `nil`.
 @inlinable
-public func hexValue(_ c: UInt8) -> UInt8? {
+package func hexValue(_ c: UInt8) -> UInt8? {
     switch c {
     case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
     case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10

@@ -7,7 +7,7 @@ import Testing
 @Suite("mypass arguments")
 struct ArgumentTests {
     static let commands = [
-        "info", "ls", "groups", "show", "add", "edit", "rm", "mv", "mkdir", "rmdir", "totp", "match",
+        "info", "ls", "groups", "show", "browse", "add", "edit", "rm", "mv", "mkdir", "rmdir", "totp", "match",
         "attachment", "attachment ls", "attachment export", "attachment import", "attachment rm", "export", "generate", "merge",
         "passkey", "passkey ls", "passkey show", "passkey add", "passkey assert", "completion",
         "create", "passwd", "settings", "import", "unlock", "lock", "status", "clip",

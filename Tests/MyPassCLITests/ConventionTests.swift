@@ -297,7 +297,8 @@ struct ConventionTests {
             #expect(bash.contains(" \(name) ") || bash.contains("\"\(name) "), "bash: \(name)")
             #expect(zsh.contains("'\(name):"), "zsh: \(name)")
             #expect(fish.contains("-a \(name) -d"), "fish: \(name)")
-            #expect(man.contains(".SS \(name)"), "man: \(name)")
+            // roff writes a hyphen as \- (ssh-agent: .SS ssh\-agent).
+            #expect(man.contains(".SS \(name.replacingOccurrences(of: "-", with: "\\-"))"), "man: \(name)")
         }
         #expect(try mypass(["completion", "tcsh"]).status == 2)
     }

@@ -120,3 +120,78 @@ import Testing
         #expect(dir.contents == (foreign + ["v.kdbx"]).sorted())
     }
 }
+
+/// Every file operation of an open, a save, a create, an index open and an attachment export
+/// runs inside a coordinated scope of the seam (issue 35), so that an app's `NSFileCoordinator`
+/// implementation wraps each in one block.
+@Suite struct CoordinatedScopeTests {
+    @Test func anOpenReadsInsideACoordinatedReadAndASaveWritesInsideACoordinatedWrite() throws {
+        let dir = try TempDirectory()
+        let url = dir.file("vault.kdbx")
+        try TestVaultFile.write(to: url)
+        let fileSystem = FaultyFileSystem()
+        var document = try VaultDocument.open(url.path, key: try TestVaultFile.key(),
+                                              options: VaultDocument.Options(fileSystem: fileSystem))
+        #expect(fileSystem.scopes == [.init(writing: false, path: url.path)])
+        #expect(fileSystem.uncoordinatedCalls.isEmpty, "outside: \(fileSystem.uncoordinatedCalls)")
+        try document.edit { (vault: inout Vault) throws(CoreError) in
+            _ = try vault.addGroup(named: "New", in: vault.root.uuid, now: SampleVault.t0)
+        }
+        // A change on disk meanwhile: the save's merge reads it inside the same write scope.
+        try TestVaultFile.write(to: url)
+        try document.save()
+        #expect(fileSystem.scopes.dropFirst() == [.init(writing: true, path: url.path)])
+        #expect(fileSystem.uncoordinatedCalls.isEmpty, "outside: \(fileSystem.uncoordinatedCalls)")
+        #expect(fileSystem.writesInsideReadScopes.isEmpty)
+        // The new file replaces the old one by an exchange where the file system has it, else a rename.
+        #expect(fileSystem.count(.rename) + fileSystem.count(.exchange) >= 1 && fileSystem.count(.readFile) >= 2)
+    }
+
+    @Test func aCreateAndStaleFileRemovalWriteInsideCoordinatedWrites() throws {
+        let dir = try TempDirectory()
+        let path = dir.file("new.kdbx").path
+        let fileSystem = FaultyFileSystem()
+        var vault = SampleVault().vault
+        vault.format = TestVaultFile.cheapFormat
+        _ = try VaultDocument.create(path, vault: vault, key: try TestVaultFile.key(),
+                                     options: VaultDocument.Options(fileSystem: fileSystem))
+        #expect(fileSystem.scopes.first == .init(writing: true, path: path))
+        #expect(fileSystem.uncoordinatedCalls.isEmpty, "outside: \(fileSystem.uncoordinatedCalls)")
+        // A stale temporary file beside it: the next open removes it inside a coordinated write.
+        let stale = dir.file(".new.kdbx.mypass-0123456789abcdef.tmp")
+        try Data([1]).write(to: stale)
+        let reader = FaultyFileSystem()
+        let opened = try VaultDocument.open(path, key: try TestVaultFile.key(), options: VaultDocument.Options(fileSystem: reader))
+        #expect(opened.removedStaleFiles == [stale.path])
+        #expect(reader.scopes == [.init(writing: false, path: path), .init(writing: true, path: path)])
+        #expect(reader.writesInsideReadScopes.isEmpty)
+    }
+
+    @Test func theIndexStreamsInsideOneCoordinatedRead() throws {
+        let key = try CompositeKey(password: ProtectedString("demo"), keyFileContents: nil)
+        let fileSystem = FaultyFileSystem()
+        _ = try CredentialIndex.open(CredentialIndexFileSystemTests.demoPath, key: key,
+                                     options: CredentialIndex.OpenOptions(fileSystem: fileSystem))
+        #expect(fileSystem.scopes == [.init(writing: false, path: CredentialIndexFileSystemTests.demoPath)])
+        #expect(fileSystem.uncoordinatedCalls.isEmpty, "outside: \(fileSystem.uncoordinatedCalls)")
+        #expect(fileSystem.count(.read) == 1)
+    }
+
+    @Test func anAttachmentExportWritesThroughTheSeamInsideACoordinatedWrite() throws {
+        let dir = try TempDirectory()
+        let path = dir.file("out.txt").path
+        let fileSystem = FaultyFileSystem()
+        try Attachment(name: "a.txt", data: Array("hello".utf8)).export(toPath: path, fileSystem: fileSystem)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data("hello".utf8))
+        #expect(fileSystem.scopes == [.init(writing: true, path: path)])
+        #expect(fileSystem.uncoordinatedCalls.isEmpty)
+        #expect(fileSystem.callLog == [.createExclusive, .write, .synchronize, .rename])
+        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        // A failing rename leaves no temporary file and names the destination.
+        let failing = FaultyFileSystem()
+        failing.fail(.rename)
+        #expect(throws: CoreError(.io)) { try Attachment(name: "a", data: [1]).export(toPath: path, fileSystem: failing) }
+        #expect(dir.contents == ["out.txt"])
+    }
+}

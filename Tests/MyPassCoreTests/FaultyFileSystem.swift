@@ -78,11 +78,51 @@ final class FaultyFileSystem: VaultFileSystem, @unchecked Sendable {
     /// How often `operation` was called.
     func count(_ operation: Operation) -> Int { guardLock.withLock { calls[operation, default: 0] } }
 
+    /// A coordinated scope (``VaultFileSystem/coordinatingRead(_:_:)`` or `coordinatingWrite`).
+    struct Scope: Equatable, Sendable {
+        var writing: Bool
+        var path: String
+    }
+    private var openScopes: [Scope] = []
+    private var scopesSeen: [Scope] = []
+    private var outside: [Operation] = []
+    private var writesInReadScopes: [Operation] = []
+
+    /// The scopes entered so far, outermost first, in order of entry.
+    var scopes: [Scope] { guardLock.withLock { scopesSeen } }
+    /// The operations called outside every coordinated scope.
+    var uncoordinatedCalls: [Operation] { guardLock.withLock { outside } }
+    /// The writing operations called inside read scopes only.
+    var writesInsideReadScopes: [Operation] { guardLock.withLock { writesInReadScopes } }
+
+    func coordinatingRead<Result>(_ path: String, _ body: () throws(CoreError) -> Result) throws(CoreError) -> Result {
+        try scoped(Scope(writing: false, path: path), body)
+    }
+
+    func coordinatingWrite<Result>(_ path: String, _ body: () throws(CoreError) -> Result) throws(CoreError) -> Result {
+        try scoped(Scope(writing: true, path: path), body)
+    }
+
+    private func scoped<Result>(_ scope: Scope, _ body: () throws(CoreError) -> Result) throws(CoreError) -> Result {
+        guardLock.withLock {
+            openScopes.append(scope)
+            scopesSeen.append(scope)
+        }
+        defer { guardLock.withLock { _ = openScopes.removeLast() } }
+        return try body()
+    }
+
     private func enter(_ operation: Operation, _ path: String = "") throws(CoreError) {
         beforeCall?(operation, path)
         let fails = guardLock.withLock { () -> Bool in
             calls[operation, default: 0] += 1
             recorded.append(operation)
+            if openScopes.isEmpty {
+                outside.append(operation)
+            } else if !openScopes.contains(where: \.writing),
+                      [.createExclusive, .write, .synchronize, .rename, .exchange, .link, .remove, .synchronizeDirectory].contains(operation) {
+                writesInReadScopes.append(operation)
+            }
             return failing.contains(operation) || recorded.count - 1 == failingCall
         }
         if fails { throw CoreError(.io, "injected failure: \(operation.rawValue)") }

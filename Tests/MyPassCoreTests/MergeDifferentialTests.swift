@@ -190,6 +190,10 @@ struct MergeDifferentialTests {
         var theirs = try #require(both["theirs"] as? [String: Any]), ours = try #require(both["ours"] as? [String: Any])
         theirs["file"] = nil
         ours["file"] = nil
+        // Our one addition: history items of the same second that KeePass's union by time reduces to
+        // one are all kept (the fixture's entries have such items). Those aside, the same result.
+        let (_, problems) = MergeInteropTests.removingTieLosers(from: &ours, expected: theirs)
+        #expect(problems.isEmpty, "\(fixture) seed \(seed): \(problems.prefix(6).joined(separator: "; "))")
         let differences = manifestDifferences(expected: theirs, actual: ours)
         #expect(differences.isEmpty, """
             \(fixture) seed \(seed): \(differences.prefix(12).joined(separator: "; "))

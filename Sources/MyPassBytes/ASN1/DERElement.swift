@@ -1,6 +1,6 @@
 /// One DER element (ITU-T X.690 §8.1): an identifier octet, a definite length and the contents,
 /// as a slice of the input (nothing is copied).
-public struct DERElement: Sendable {
+package struct DERElement: Sendable {
     /// The identifier octet: class (bits 8-7), constructed flag (bit 6) and a tag number below 31.
     public let tag: UInt8
     /// The contents octets.
@@ -16,7 +16,7 @@ public struct DERElement: Sendable {
 
 /// Identifier octets of the universal and context-specific tags MyPass reads and writes
 /// (X.680 §8.4, X.690 §8.1.2).
-public enum DERTag {
+package enum DERTag {
     /// INTEGER (X.690 §8.3).
     public static let integer: UInt8 = 0x02
     /// BIT STRING (X.690 §8.6), primitive form only in DER.

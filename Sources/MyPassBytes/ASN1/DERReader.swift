@@ -6,7 +6,7 @@
 /// `invalidLength`); high tag numbers are refused (`unexpectedTag`); descending past `maxDepth`
 /// levels throws `nestingTooDeep`; ``finish()`` refuses trailing bytes. Every error carries the
 /// offset of the offending octet from the start of the input. Values are slices of the input.
-public struct DERReader: Sendable {
+package struct DERReader: Sendable {
     /// Nesting limit used when none is given: far more than any key format needs.
     public static let defaultMaxDepth = 16
 

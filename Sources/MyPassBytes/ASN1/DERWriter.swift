@@ -3,7 +3,7 @@
 /// Key material passes through it, so ``takeSecureBytes()`` moves the result into a wiping
 /// buffer and zeroes the writer's own array; nested bodies are written into scratch writers that
 /// are wiped after use.
-public struct DERWriter: Sendable {
+package struct DERWriter: Sendable {
     /// The encoding so far.
     public private(set) var bytes: [UInt8] = []
 

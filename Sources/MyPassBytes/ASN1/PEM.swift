@@ -1,5 +1,5 @@
 /// PEM armour (RFC 7468): `-----BEGIN LABEL-----`, base64 lines, `-----END LABEL-----`.
-public enum PEM {
+package enum PEM {
     /// The largest PEM text accepted, in bytes (a P-256 or Ed25519 key is under 300).
     public static let maxTextBytes = 64 * 1024
 

@@ -11,8 +11,18 @@ public struct MemoryBudgetExceeded: Error, Sendable, Equatable {
     public let workingMarginBytes: UInt64
     /// The caller's budget, in bytes.
     public let budgetBytes: UInt64
-    /// What the open would need: Argon2 memory plus the margin, in bytes.
-    public var requiredBytes: UInt64 { argon2MemoryBytes &+ workingMarginBytes }
+    /// For a refusal while reading the entries (the KDF fitted): at least how much memory the
+    /// index of the vault's entries would have taken, in bytes; 0 for a refusal before the KDF.
+    public let indexBytes: UInt64
+    /// What the open would need: Argon2 memory (or the index) plus the margin, in bytes.
+    public var requiredBytes: UInt64 { argon2MemoryBytes &+ workingMarginBytes &+ indexBytes }
+
+    init(argon2MemoryBytes: UInt64, workingMarginBytes: UInt64, budgetBytes: UInt64, indexBytes: UInt64 = 0) {
+        self.argon2MemoryBytes = argon2MemoryBytes
+        self.workingMarginBytes = workingMarginBytes
+        self.budgetBytes = budgetBytes
+        self.indexBytes = indexBytes
+    }
 }
 
 extension CredentialIndex {
@@ -21,7 +31,11 @@ extension CredentialIndex {
         /// The most memory the open may take, in bytes (`nil`: no budget). Checked before the KDF:
         /// an Argon2 vault whose memory plus ``workingMarginBytes`` exceeds it is refused with
         /// ``CoreError/Code/memoryBudgetExceeded``. AES-KDF needs no memory to speak of, and a
-        /// fitting cached key runs no KDF: both always pass.
+        /// fitting cached key runs no KDF: both always pass that check. While the entries are
+        /// read, the index they make is bounded by the budget less the margin (at least half the
+        /// margin, which counts a typical vault's index): a file whose index would pass that (a
+        /// hostile one of hundreds of thousands of empty entries) is refused with
+        /// ``CoreError/Code/memoryBudgetExceeded`` before it does.
         public var budgetBytes: UInt64?
         /// What the open needs beside the KDF's memory (process, one HMAC block, the inflater,
         /// the index of a typical vault), in bytes. Default 12 MiB.
@@ -77,12 +91,12 @@ extension CredentialIndex {
         public let fileBytes: Int
         /// The temporary files of interrupted saves (`.NAME.mypass-HEX.tmp`, full encrypted
         /// copies of the vault) found beside the file and removed: their paths, for the user.
-        public let removedStaleFiles: [String]
+        public internal(set) var removedStaleFiles: [String]
         /// Such files found but not removable (a read-only folder, say): their paths.
-        public let staleFilesLeft: [String]
+        public internal(set) var staleFilesLeft: [String]
         /// The conflict copies sync engines left beside the vault (one listing of its folder; none
         /// is read), for a note in the app: see ``VaultDocument/conflictCopies``.
-        public let conflictCopies: [ConflictCopy]
+        public internal(set) var conflictCopies: [ConflictCopy]
     }
 
     /// Opens the vault at `path` for AutoFill: reads the outer header, checks the memory budget
@@ -99,13 +113,32 @@ extension CredentialIndex {
     ///   - key: the composite key (unused when `cachedKey` fits, but still the vault's key).
     ///   - cachedKey: a transformed key from an earlier unlock.
     ///   - options: budget, margin, KDF seam, limits.
-    /// - Throws: ``CoreError`` `.memoryBudgetExceeded` (before any KDF work), `.wrongKey`, `.io`
+    /// - Throws: ``CoreError`` `.memoryBudgetExceeded` (before any KDF work, or, while the entries
+    ///   are read, before the index would take more than the budget less the working margin),
+    ///   `.wrongKey`, `.io`
     ///   (also for a path that is not a regular file), `.limitExceeded` (a file over
     ///   ``OpenOptions/maxFileBytes``), `.cancelled`, `.codec`.
     /// - Complexity: one KDF run (none with a fitting `cachedKey`), then linear in the file size.
     public static func open(_ path: String, key: CompositeKey, cachedKey: CachedTransformedKey? = nil,
                             options: OpenOptions = OpenOptions()) throws(CoreError) -> Opened {
-        let realPath = try options.fileSystem.resolve(VaultDocument.absolutePath(path))
+        // The file is streamed inside one coordinated read (see ``VaultFileSystem``); the stale
+        // temporary files are removed after it, inside a coordinated write.
+        let absolute = VaultDocument.absolutePath(path)
+        var (opened, realPath, names) = try options.fileSystem.coordinatingRead(absolute) { () throws(CoreError) in
+            let (opened, realPath) = try read(path, absolute: absolute, key: key, cachedKey: cachedKey, options: options)
+            // Listed inside the read (once, for stale temporary files and conflict copies), and
+            // only once the key opened the file, as in the full open: no one without it removes anything.
+            return (opened, realPath, try? options.fileSystem.contentsOfDirectory(VaultDocument.directoryOf(realPath)))
+        }
+        (opened.removedStaleFiles, opened.staleFilesLeft, opened.conflictCopies) = VaultDocument.lookBeside(
+            realPath, names: names, removingStaleFiles: options.removesStaleTemporaryFiles, fileSystem: options.fileSystem)
+        return opened
+    }
+
+    /// The open's reading, inside the coordinated read: the `Opened` (no stale files yet) and the real path.
+    private static func read(_ path: String, absolute: String, key: CompositeKey, cachedKey: CachedTransformedKey?,
+                             options: OpenOptions) throws(CoreError) -> (Opened, String) {
+        let realPath = try options.fileSystem.resolve(absolute)
         var source = try FileByteSource(path: realPath, fileSystem: options.fileSystem, maxBytes: options.maxFileBytes)
         defer { source.close() }
         func codec<T>(_ body: () throws(KDBXError) -> T) throws(CoreError) -> T {
@@ -138,17 +171,34 @@ extension CredentialIndex {
             }
             ran = true
         }
-        let skim = try codec { () throws(KDBXError) in
-            let keys = try reader.keys(transformedKey: transformed)
-            return try reader.readCredentials(keys: keys, selection: fieldSelection, source: &source)
+        // With a budget, the index itself is bounded too: by what the budget leaves beside the
+        // working margin (the KDF's memory is freed by now), and never below half the margin (the
+        // margin counts a typical vault's index, so a fitting cached key keeps passing any budget).
+        // A hostile file of many empty entries (300,000 in 124 KB) is refused before its index
+        // passes that, instead of crossing the budget.
+        let maxKeptBytes = options.budgetBytes.map {
+            Int(clamping: max($0 > options.workingMarginBytes ? $0 - options.workingMarginBytes : 0, options.workingMarginBytes / 2))
         }
-        // Only once the key opened the file, as in the full open: no one without it removes anything.
-        let beside = VaultDocument.lookBeside(realPath, removingStaleFiles: options.removesStaleTemporaryFiles,
-                                              fileSystem: options.fileSystem)
-        return Opened(index: CredentialIndex(skim: skim), cachedKey: CachedTransformedKey(transformedKey: transformed, kdf: kdf),
-                      ranKDF: ran, kdfMemoryBytes: memory, largestBufferBytes: skim.largestBlockBytes,
-                      fileBytes: source.bytesRead, removedStaleFiles: beside.removed, staleFilesLeft: beside.left,
-                      conflictCopies: beside.conflicts)
+        let skim: CredentialSkim
+        do throws(KDBXError) {
+            let keys = try reader.keys(transformedKey: transformed)
+            skim = try reader.readCredentials(keys: keys, selection: fieldSelection, source: &source, maxKeptBytes: maxKeptBytes)
+        } catch where error.code == .limitExceeded && error.reason.hasPrefix(CredentialSkim.keptBytesLimitReason) {
+            let budget = options.budgetBytes ?? 0
+            let numbers = MemoryBudgetExceeded(argon2MemoryBytes: 0, workingMarginBytes: options.workingMarginBytes,
+                                               budgetBytes: budget, indexBytes: UInt64(maxKeptBytes ?? 0) + 1)
+            throw CoreError(
+                .memoryBudgetExceeded,
+                "the vault's entries need an index of more than \(maxKeptBytes ?? 0) bytes beside a working margin of \(options.workingMarginBytes) bytes; the budget is \(budget) bytes",
+                location: path, underlying: numbers)
+        } catch {
+            throw CoreError(codecError: error)
+        }
+        let opened = Opened(
+            index: CredentialIndex(skim: skim), cachedKey: CachedTransformedKey(transformedKey: transformed, kdf: kdf),
+            ranKDF: ran, kdfMemoryBytes: memory, largestBufferBytes: skim.largestBlockBytes,
+            fileBytes: source.bytesRead, removedStaleFiles: [], staleFilesLeft: [], conflictCopies: [])
+        return (opened, realPath)
     }
 }
 

@@ -28,8 +28,17 @@ extension VaultDocument {
     /// - Complexity: one KDF run.
     public static func create(_ path: String, vault: Vault, key: CompositeKey, options: Options = Options(),
                               progress: KDFProgressHandler? = nil) throws(CoreError) -> (VaultDocument, SaveReport) {
-        let fileSystem = options.fileSystem
+        // The whole create runs inside one coordinated write of the new file (see ``VaultFileSystem``).
         let absolute = absolutePath(path)
+        return try options.fileSystem.coordinatingWrite(absolute) { () throws(CoreError) in
+            try createCoordinated(absolute, vault: vault, key: key, options: options, progress: progress)
+        }
+    }
+
+    /// The create's steps, inside the coordinated write.
+    private static func createCoordinated(_ absolute: String, vault: Vault, key: CompositeKey, options: Options,
+                                          progress: KDFProgressHandler?) throws(CoreError) -> (VaultDocument, SaveReport) {
+        let fileSystem = options.fileSystem
         let directory = try fileSystem.resolve(directoryOf(absolute))
         let realPath = directory + "/" + lastComponent(absolute)
         let taken = try fileSystem.status(absolute) != nil

@@ -54,6 +54,14 @@ extension VaultDocument {
     ///   file is streamed, never built whole in memory before the check.
     @discardableResult
     public mutating func save(progress: KDFProgressHandler? = nil) throws(CoreError) -> SaveReport {
+        // The whole save runs inside one coordinated write of the vault (see ``VaultFileSystem``).
+        let fileSystem = options.fileSystem
+        let path = path
+        return try fileSystem.coordinatingWrite(path) { () throws(CoreError) in try saveCoordinated(progress: progress) }
+    }
+
+    /// The save's steps, inside the coordinated write.
+    private mutating func saveCoordinated(progress: KDFProgressHandler?) throws(CoreError) -> SaveReport {
         let fileSystem = options.fileSystem
         try Self.checkWritable(path, fileSystem: fileSystem)
         let realPath = try fileSystem.resolve(path)

@@ -118,14 +118,20 @@ public struct VaultDocument: Sendable {
     public static func open(_ path: String, key: CompositeKey, cachedKey: CachedTransformedKey? = nil,
                             options: Options = Options(), progress: KDFProgressHandler? = nil) throws(CoreError) -> VaultDocument {
         let absolute = absolutePath(path)
-        let realPath = try options.fileSystem.resolve(absolute)
-        let (bytes, status) = try readStable(realPath, options: options)
+        // The file is read inside one coordinated read; the KDF and the decryption run after it.
+        // The folder is listed there too, once, for stale temporary files and conflict copies (the
+        // stale files are removed after the KDF, once the key opened the file, inside a coordinated write).
+        let (realPath, bytes, status, names) = try options.fileSystem.coordinatingRead(absolute) { () throws(CoreError) in
+            let realPath = try options.fileSystem.resolve(absolute)
+            let (bytes, status) = try readStable(realPath, options: options)
+            return (realPath, bytes, status, try? options.fileSystem.contentsOfDirectory(directoryOf(realPath)))
+        }
         let (vault, cached) = try decode(bytes, key: key, cachedKey: cachedKey, options: options, progress: progress)
         let identity = VaultFileIdentity(path: realPath, status: status, bytes: bytes)
         var document = VaultDocument(path: absolute, identity: identity, vault: vault, key: key, fileKey: key, cachedKey: cached,
                                      options: options, savedVault: vault)
         (document.removedStaleFiles, document.staleFilesLeft, document.conflictCopies)
-            = lookBeside(realPath, removingStaleFiles: true, fileSystem: options.fileSystem)
+            = lookBeside(realPath, names: names, removingStaleFiles: true, fileSystem: options.fileSystem)
         return document
     }
 
@@ -135,7 +141,17 @@ public struct VaultDocument: Sendable {
     /// (``ConflictCopy``; none is read). Nothing when the folder cannot be listed.
     static func lookBeside(_ realPath: String, removingStaleFiles: Bool, fileSystem: any VaultFileSystem)
         -> (removed: [String], left: [String], conflicts: [ConflictCopy]) {
-        guard let names = try? fileSystem.contentsOfDirectory(directoryOf(realPath)) else { return ([], [], []) }
+        let names = try? fileSystem.coordinatingRead(realPath) { () throws(CoreError) in
+            try fileSystem.contentsOfDirectory(directoryOf(realPath))
+        }
+        return lookBeside(realPath, names: names, removingStaleFiles: removingStaleFiles, fileSystem: fileSystem)
+    }
+
+    /// ``lookBeside(_:removingStaleFiles:fileSystem:)`` with the folder's listing already made
+    /// (`nil`: it could not be listed).
+    static func lookBeside(_ realPath: String, names: [String]?, removingStaleFiles: Bool, fileSystem: any VaultFileSystem)
+        -> (removed: [String], left: [String], conflicts: [ConflictCopy]) {
+        guard let names else { return ([], [], []) }
         let stale: (removed: [String], left: [String])
             = removingStaleFiles ? removeStaleTemporaryFiles(of: realPath, names: names, fileSystem: fileSystem) : ([], [])
         return (stale.removed, stale.left, ConflictCopy.copies(of: realPath, among: names))
@@ -147,14 +163,39 @@ public struct VaultDocument: Sendable {
     /// is stale. Nothing is removed when the lock is held or the directory cannot be listed.
     /// - Returns: the paths removed, and the paths found but not removable.
     static func removeStaleTemporaryFiles(of realPath: String, fileSystem: any VaultFileSystem) -> (removed: [String], left: [String]) {
-        guard let names = try? fileSystem.contentsOfDirectory(directoryOf(realPath)) else { return ([], []) }
-        return removeStaleTemporaryFiles(of: realPath, names: names, fileSystem: fileSystem)
+        removeStaleTemporaryFiles(staleTemporaryFiles(of: realPath, fileSystem: fileSystem), of: realPath, fileSystem: fileSystem)
     }
 
     /// ``removeStaleTemporaryFiles(of:fileSystem:)`` with the folder's listing already made.
     static func removeStaleTemporaryFiles(of realPath: String, names: [String], fileSystem: any VaultFileSystem)
         -> (removed: [String], left: [String]) {
+        removeStaleTemporaryFiles(staleTemporaryFiles(of: realPath, among: names), of: realPath, fileSystem: fileSystem)
+    }
+
+    /// Removes `stale` (names of stale temporary files beside the vault at `realPath`, from
+    /// ``staleTemporaryFiles(of:fileSystem:)``) inside a coordinated write of the vault, while no
+    /// save runs (see ``removeStaleTemporaryFiles(of:fileSystem:)``).
+    static func removeStaleTemporaryFiles(_ stale: [String], of realPath: String,
+                                          fileSystem: any VaultFileSystem) -> (removed: [String], left: [String]) {
+        guard !stale.isEmpty else { return ([], []) }
         let directory = directoryOf(realPath)
+        // Removing them is a write beside the vault: inside a coordinated write of it.
+        let outcome = try? fileSystem.coordinatingWrite(realPath) { () throws(CoreError) in
+            removeStale(stale, in: directory, of: realPath, fileSystem: fileSystem)
+        }
+        return outcome ?? ([], [])
+    }
+
+    /// The names of the temporary files that killed saves of the vault at `realPath` left beside
+    /// it (none when the folder cannot be listed), sorted.
+    static func staleTemporaryFiles(of realPath: String, fileSystem: any VaultFileSystem) -> [String] {
+        guard let names = try? fileSystem.contentsOfDirectory(directoryOf(realPath)) else { return [] }
+        return staleTemporaryFiles(of: realPath, among: names)
+    }
+
+    /// The names among `names` (the vault's folder) of temporary files that saves of the vault at
+    /// `realPath` make, sorted.
+    static func staleTemporaryFiles(of realPath: String, among names: [String]) -> [String] {
         let prefix = temporaryFilePrefix(for: realPath)
         // `PREFIX<16 hex>.tmp` (a save's), or `.PREFIX<16 hex>.tmp.mypass-<16 hex>.tmp` (the save
         // of a create's staging file, itself named like a save's).
@@ -169,8 +210,14 @@ public struct VaultDocument: Sendable {
             }
             return isRandomPart(name.dropFirst(prefix.count).dropLast(temporaryFileSuffix.count))
         }
-        let stale = names.filter(isOurs).sorted()
-        guard !stale.isEmpty, let lock = try? fileSystem.lock(realPath, timeoutSeconds: 0) else { return ([], []) }
+        return names.filter(isOurs).sorted()
+    }
+
+    /// Removes the stale temporary files `stale` (names in `directory`) while the vault's lock is
+    /// free (see ``removeStaleTemporaryFiles(of:fileSystem:)``).
+    private static func removeStale(_ stale: [String], in directory: String, of realPath: String,
+                                    fileSystem: any VaultFileSystem) -> (removed: [String], left: [String]) {
+        guard let lock = try? fileSystem.lock(realPath, timeoutSeconds: 0) else { return ([], []) }
         defer { fileSystem.close(lock) }
         var removed: [String] = []
         var left: [String] = []

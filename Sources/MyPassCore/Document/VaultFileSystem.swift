@@ -57,7 +57,28 @@ public struct VaultFileHandle: Sendable, Hashable {
 /// (``CredentialIndex/open(_:key:cachedKey:options:)``) streams the vault through the same seam
 /// (``openForReading(_:)``, ``read(_:into:)``, ``close(_:)``), so an AutoFill extension wraps the
 /// open in one coordinated read of the shared container's file.
+///
+/// Coordination: ``coordinatingRead(_:_:)`` and ``coordinatingWrite(_:_:)`` are the scopes the
+/// whole of one open or one save runs inside, so that an implementation over
+/// `NSFileCoordinator` (iCloud Drive, a File Provider such as Dropbox's) puts one coordinated
+/// block around each: ``VaultDocument`` reads the file inside a coordinated read (the KDF and the
+/// decryption run after it, outside), saves and creates inside a coordinated write (the lock, the
+/// merge's read, the temporary file, the check and the rename), and removes stale temporary files
+/// inside a coordinated write; ``CredentialIndex/open(_:key:cachedKey:options:)`` streams the file
+/// inside one coordinated read; `Attachment.export(toPath:fileSystem:)` writes inside a coordinated
+/// write of its destination. ``SystemFileSystem`` runs the body and nothing else.
 public protocol VaultFileSystem: Sendable {
+    /// Runs `body`, in which the file at `path` is read (and nothing of it written), as one
+    /// coordinated read: `NSFileCoordinator.coordinate(readingItemAt:)` in an app. The default
+    /// runs `body` alone.
+    /// - Throws: what `body` throws; ``CoreError/Code/io`` when the coordination fails.
+    func coordinatingRead<Result>(_ path: String, _ body: () throws(CoreError) -> Result) throws(CoreError) -> Result
+    /// Runs `body`, in which the file at `path` is written or replaced (a temporary file beside it
+    /// renamed over it, or removed), as one coordinated write:
+    /// `NSFileCoordinator.coordinate(writingItemAt:options: .forReplacing)` in an app. The default
+    /// runs `body` alone.
+    /// - Throws: what `body` throws; ``CoreError/Code/io`` when the coordination fails.
+    func coordinatingWrite<Result>(_ path: String, _ body: () throws(CoreError) -> Result) throws(CoreError) -> Result
     /// The path with every symbolic link and `.`/`..` resolved (`realpath(3)`).
     func resolve(_ path: String) throws(CoreError) -> String
     /// `stat(2)` of `path`, or `nil` when nothing is there.
@@ -119,6 +140,16 @@ public protocol VaultFileSystem: Sendable {
 }
 
 extension VaultFileSystem {
+    /// Runs `body` alone (no coordination: a POSIX file system has none).
+    public func coordinatingRead<Result>(_ path: String, _ body: () throws(CoreError) -> Result) throws(CoreError) -> Result {
+        try body()
+    }
+
+    /// Runs `body` alone (no coordination: a POSIX file system has none).
+    public func coordinatingWrite<Result>(_ path: String, _ body: () throws(CoreError) -> Result) throws(CoreError) -> Result {
+        try body()
+    }
+
     /// No exchange: a save renames (see ``exchange(_:with:)``).
     public func exchange(_ source: String, with destination: String) throws(CoreError) -> Bool { false }
 

@@ -23,20 +23,34 @@ public enum SearchFolding {
         #endif
     }
 
-    /// Whether `haystack` (already folded) contains the folded `needle`.
+    /// Whether `haystack` (already folded) contains the folded `needle`: a comparison of their
+    /// UTF-8 bytes (both folded, so case and diacritics are already gone).
     public static func contains(_ haystack: String, folded needle: String) -> Bool {
-        #if hasFeature(Embedded)
-        // Both are folded, so a UTF-8 substring test is the same test (UTF-8 is self-synchronising).
-        let bytes = Array(haystack.utf8), pattern = Array(needle.utf8)
-        guard !pattern.isEmpty else { return true }
-        guard bytes.count >= pattern.count else { return false }
-        for start in 0...(bytes.count - pattern.count) where bytes[start] == pattern[0] {
-            if bytes[start..<(start + pattern.count)].elementsEqual(pattern) { return true }
+        guard let first = needle.utf8.first else { return true }
+        let hay = haystack.utf8, pattern = needle.utf8
+        var start = hay.startIndex
+        while let found = hay[start...].firstIndex(of: first) {
+            if hay[found...].starts(with: pattern) { return true }
+            start = hay.index(after: found)
         }
         return false
-        #else
-        return needle.isEmpty || haystack.contains(needle)
-        #endif
+    }
+
+    /// Whether `bytes[range]` contains `needle` (UTF-8 of folded text; an empty needle is found).
+    static func contains(_ bytes: [UInt8], in range: Range<Int>, needle: [UInt8]) -> Bool {
+        guard let first = needle.first else { return true }
+        let length = needle.count
+        var start = range.lowerBound
+        let last = range.upperBound - length
+        while start <= last {
+            if bytes[start] == first {
+                var matched = 1
+                while matched < length && bytes[start + matched] == needle[matched] { matched += 1 }
+                if matched == length { return true }
+            }
+            start += 1
+        }
+        return false
     }
 
     #if hasFeature(Embedded)

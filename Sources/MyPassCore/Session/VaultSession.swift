@@ -29,6 +29,8 @@ public actor VaultSession {
     /// Counts edits, so that a save knows whether edits arrived while it ran.
     private var editGeneration = 0
     private var saveInFlight: Task<Void, Never>?
+    /// Counts locks, so that an unlock knows whether a lock arrived while its KDF ran.
+    private var lockGeneration = 0
 
     /// A locked session for the vault at `fileURL`.
     public init(fileURL: URL, options: VaultDocument.Options = VaultDocument.Options(),
@@ -70,9 +72,11 @@ public actor VaultSession {
     }
 
     /// Locks: releases the key material (its wiping buffers are cleared) and the decrypted model.
-    /// Unsaved changes are discarded.
+    /// Unsaved changes are discarded. An unlock still deriving its key when the lock arrives ends
+    /// with ``CoreError/Code/locked`` and leaves the session locked (and remembers nothing).
     public func lock() {
         document = nil
+        lockGeneration += 1
     }
 
     // MARK: - Unlocking
@@ -92,7 +96,9 @@ public actor VaultSession {
     /// - Throws: ``CoreError/Code/noStoredCredential`` (remembering without a store),
     ///   ``CoreError/Code/wrongKey``, ``CoreError/Code/io`` when the file cannot be read,
     ///   ``CoreError/Code/cancelled``, ``CoreError/Code/codec`` for other file errors and for a
-    ///   hardware key that did not answer.
+    ///   hardware key that did not answer, ``CoreError/Code/locked`` when ``lock()`` was called
+    ///   before the unlock finished (the session stays locked: an app that locks on going to the
+    ///   background during Face ID stays locked).
     public func unlock(password: ProtectedString?, keyFileContents: [UInt8]? = nil,
                        challengeResponder: (any ChallengeResponder)? = nil, rememberCredentials: Bool = false,
                        progress: (@Sendable (Double) -> Void)? = nil) async throws(CoreError) {
@@ -141,13 +147,21 @@ public actor VaultSession {
 
     private func unlock(with credentials: VaultCredentials, challengeResponder: (any ChallengeResponder)?,
                         progress: (@Sendable (Double) -> Void)?) async throws(CoreError) {
+        let generation = lockGeneration
         let key = try credentials.compositeKey(challengeResponse: challengeResponder.map { ChallengeResponseKey($0) })
         let opened = try await Self.open(fileURL.path, key: key, options: options, progress: progress)
+        // A lock that arrived while the KDF ran wins: the opened document is dropped (its key
+        // material wiped with it), as `save` drops its result after a lock.
+        guard lockGeneration == generation else {
+            throw CoreError(.locked, "the session was locked while it was unlocking")
+        }
         document = opened
         lastActivity = clock.monotonicSeconds()
     }
 
-    /// Opens off the actor: the KDF runs on the task's executor, not the actor's.
+    /// Opens off the actor (`@concurrent`: on the global concurrent executor, also under the
+    /// nonisolated-nonsending default); the actor serves other calls while the KDF runs.
+    @concurrent
     private nonisolated static func open(_ path: String, key: CompositeKey, options: VaultDocument.Options,
                                          progress: (@Sendable (Double) -> Void)?) async throws(CoreError) -> VaultDocument {
         try VaultDocument.open(path, key: key, options: options, progress: handler(progress))
@@ -226,6 +240,7 @@ public actor VaultSession {
         return report
     }
 
+    @concurrent
     private nonisolated static func save(_ document: inout VaultDocument,
                                          progress: (@Sendable (Double) -> Void)?) async throws(CoreError) -> VaultDocument.SaveReport {
         try document.save(progress: handler(progress))

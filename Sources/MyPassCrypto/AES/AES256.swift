@@ -165,15 +165,26 @@ public struct AES256: Sendable {
 
     // MARK: Batches of four blocks
 
-    /// Encrypts four consecutive blocks (64 bytes) from `input` to `output` (may be the same).
+    /// Encrypts four consecutive blocks (64 bytes) from `input` to `output` (may be the same), on
+    /// the backend whose layout the schedule holds (hardware: four blocks of ECB, each one block of
+    /// CBC with a zero chaining value).
     func encryptFour(_ input: UnsafeRawPointer, _ output: UnsafeMutableRawPointer) {
+        if schedule.backend.kernels != nil {
+            for block in 0..<4 { crypt(input + 16 * block, into: output + 16 * block, decrypt: false) }
+            return
+        }
         var planes = AESPlanes(loading: input)
         planes.encrypt256(schedule.encryption)
         planes.store(to: output)
     }
 
-    /// Decrypts four consecutive blocks (64 bytes) from `input` to `output` (may be the same).
+    /// Decrypts four consecutive blocks (64 bytes) from `input` to `output` (may be the same), on
+    /// the backend whose layout the schedule holds.
     func decryptFour(_ input: UnsafeRawPointer, _ output: UnsafeMutableRawPointer) {
+        if schedule.backend.kernels != nil {
+            for block in 0..<4 { crypt(input + 16 * block, into: output + 16 * block, decrypt: true) }
+            return
+        }
         var planes = AESPlanes(loading: input)
         planes.decrypt256(schedule.decryption)
         planes.store(to: output)
@@ -210,23 +221,28 @@ public struct AES256: Sendable {
     }
 
     private func crypt(_ block: UnsafeMutableRawPointer, decrypt: Bool) {
+        crypt(UnsafeRawPointer(block), into: block, decrypt: decrypt)
+    }
+
+    /// One block from `input` to `output` (may be the same).
+    private func crypt(_ input: UnsafeRawPointer, into block: UnsafeMutableRawPointer, decrypt: Bool) {
         if let kernels = schedule.backend.kernels {
             // One block of CBC with a zero chaining value is one block of ECB.
             withUnsafeTemporaryAllocation(byteCount: 32, alignment: 16) { scratch in
                 let chain = scratch.baseAddress!, result = chain + 16
                 chain.initializeMemory(as: UInt8.self, repeating: 0, count: 32)
                 if decrypt {
-                    kernels.cbcDecrypt(schedule.inverseRoundKeys, block, result, 1, chain)
+                    kernels.cbcDecrypt(schedule.inverseRoundKeys, input, result, 1, chain)
                 } else {
-                    kernels.cbcEncrypt(schedule.roundKeys, block, result, 1, chain)
+                    kernels.cbcEncrypt(schedule.roundKeys, input, result, 1, chain)
                 }
                 block.copyMemory(from: result, byteCount: 16)
                 secureZero(chain, count: 32)
             }
             return
         }
-        var planes = AESPlanes(block: UInt64(littleEndian: block.loadUnaligned(as: UInt64.self)),
-                               UInt64(littleEndian: block.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+        var planes = AESPlanes(block: UInt64(littleEndian: input.loadUnaligned(as: UInt64.self)),
+                               UInt64(littleEndian: input.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
         if decrypt { planes.decrypt256(schedule.decryption) } else { planes.encrypt256(schedule.encryption) }
         let (lo, hi) = planes.block0()
         block.storeBytes(of: lo.littleEndian, as: UInt64.self)

@@ -27,10 +27,16 @@ public struct AES256CTR: Sendable {
     ///   - counter: the initial counter block, 16 bytes (OpenSSH: the IV that the key derivation gave).
     /// - Throws: `CryptoError.invalidKeySize` or `.invalidNonceSize` for other lengths.
     public init(key: [UInt8], counter: [UInt8]) throws(CryptoError) {
+        try self.init(key: key, counter: counter, backend: CryptoBackend.selection.aes)
+    }
+
+    /// Starts a keystream on `backend` (the tests run every available backend).
+    /// - Throws: as ``init(key:counter:)``.
+    package init(key: [UInt8], counter: [UInt8], backend: AESBackend) throws(CryptoError) {
         guard counter.count == AES256.blockByteCount else {
             throw CryptoError(.invalidNonceSize, "AES-CTR needs a 16-byte counter block, got \(counter.count) bytes")
         }
-        cipher = try AES256(key: key)
+        cipher = try AES256(key: key, backend: backend)
         high = 0
         low = 0
         for i in 0..<8 {

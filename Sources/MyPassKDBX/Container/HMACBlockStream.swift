@@ -5,7 +5,7 @@ import MyPassCrypto
 /// HMAC-SHA-256 (32 bytes) ‖ i32 LE size ‖ data, the HMAC taken over LE64(index) ‖ LE32(size) ‖
 /// data with the per-block key SHA-512(LE64(index) ‖ hmacKey). Indices start at 0 and are not
 /// stored; the stream ends with an empty block that still carries its HMAC.
-public enum HMACBlockStream {
+package enum HMACBlockStream {
     /// The block size KeePass writes: 1 MiB.
     public static let defaultBlockByteCount = 1 << 20
 

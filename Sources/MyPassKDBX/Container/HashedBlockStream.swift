@@ -4,7 +4,7 @@ import MyPassCrypto
 /// The KDBX 3.x hashed block stream (KeePassLib `Serialization/HashedBlockStream.cs`): blocks of
 /// u32 LE index ‖ SHA-256(data) ‖ i32 LE size ‖ data; the stream ends with a block of size 0
 /// whose hash is all zeros.
-public enum HashedBlockStream {
+package enum HashedBlockStream {
     /// The block size KeePass writes: 1 MiB.
     public static let defaultBlockByteCount = 1 << 20
 

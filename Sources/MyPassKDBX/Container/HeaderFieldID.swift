@@ -1,5 +1,5 @@
 /// Outer header field ids (KeePassLib `KdbxFile.cs`, enum `KdbxHeaderFieldID`).
-public enum HeaderFieldID: UInt8, Sendable, CaseIterable {
+package enum HeaderFieldID: UInt8, Sendable, CaseIterable {
     /// 0: end of the header; its payload is ignored.
     case endOfHeader = 0
     /// 1: a comment (ignored).

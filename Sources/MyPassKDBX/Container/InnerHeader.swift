@@ -5,7 +5,7 @@ import MyPassBytes
 /// id u8, i32 LE size and data. Ids: 0 End, 1 InnerRandomStreamID (u32), 2 InnerRandomStreamKey,
 /// 3 Binary (one flag byte, 0x01 = protected, then the content). Binaries are numbered from 0 in
 /// order of appearance; that number is what entries' `<Value Ref="n"/>` refer to.
-public struct InnerHeader: Sendable {
+package struct InnerHeader: Sendable {
     /// Field ids of the inner header.
     public enum FieldID: UInt8, Sendable {
         /// 0: end of the inner header (empty).

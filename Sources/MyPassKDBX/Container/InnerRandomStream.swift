@@ -7,7 +7,7 @@ import MyPassCrypto
 /// - ChaCha20: h = SHA-512(streamKey), key h[0..<32], nonce h[32..<44];
 /// - none: values are stored unmasked.
 /// ArcFourVariant is refused.
-public struct InnerRandomStream: ProtectedValueStream {
+package struct InnerRandomStream: ProtectedValueStream {
     private enum Engine {
         case none
         case salsa20(Salsa20)

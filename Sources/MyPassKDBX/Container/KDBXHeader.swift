@@ -7,7 +7,7 @@ import MyPassCrypto
 /// Layout: signature 1 (u32 LE 0x9AA2D903), signature 2 (0xB54BFB67), version (u32 LE, major in
 /// the high word), then fields of id u8, length (u16 LE in 3.x, i32 LE in 4.x) and data, up to
 /// EndOfHeader (id 0) whose payload is ignored (KeePassLib `KdbxFile.Read.cs LoadHeader`).
-public struct KDBXHeader: Sendable {
+package struct KDBXHeader: Sendable {
     /// First signature, 0x9AA2D903, stored little-endian.
     public static let signature1: UInt32 = 0x9AA2_D903
     /// Second signature of KDBX (KeePass 2.x).

@@ -14,9 +14,11 @@ struct CredentialContent: PayloadContent {
     private var xml: CredentialXMLReader
     private var stream: InnerRandomStream?
 
+    /// - Parameter maxKeptBytes: the most memory the XML reader's kept tables may take at their
+    ///   peak, in bytes (`nil`: no bound).
     /// - Throws: ``KDBXError`` `.unsupported` for an unknown 3.x inner random stream.
-    init(header: KDBXHeader, limits: KDBXLimits, selection: CredentialSkim.FieldSelection) throws(KDBXError) {
-        xml = CredentialXMLReader(selection: selection, limits: limits.body)
+    init(header: KDBXHeader, limits: KDBXLimits, selection: CredentialSkim.FieldSelection, maxKeptBytes: Int? = nil) throws(KDBXError) {
+        xml = CredentialXMLReader(selection: selection, limits: limits.body, maxKeptBytes: maxKeptBytes)
         if header.version.isKDBX4 {
             innerHeader = InnerHeaderSkimmer(limits: limits)
         } else {
@@ -58,11 +60,13 @@ extension PayloadPipeline where Content == CredentialContent {
     /// The AutoFill index's pipeline.
     /// - Parameter payloadByteCount: the ciphertext length in bytes (`Int.max` when unknown),
     ///   bounding what the blocks may claim and what the body may decompress to.
+    ///   `maxKeptBytes` bounds the kept tables' peak memory in bytes (`nil`: no bound).
     /// - Throws: ``KDBXError`` `.unsupported` for an unknown 3.x inner random stream.
-    init(header: KDBXHeader, limits: KDBXLimits, selection: CredentialSkim.FieldSelection, payloadByteCount: Int) throws(KDBXError) {
+    init(header: KDBXHeader, limits: KDBXLimits, selection: CredentialSkim.FieldSelection, payloadByteCount: Int,
+         maxKeptBytes: Int? = nil) throws(KDBXError) {
         self.init(header: header, limits: limits, decodedBudget: Payload.decodedBudget(limits, payloadByteCount: payloadByteCount),
                   maxBlockBytes: min(payloadByteCount, limits.maxDecompressedBytes),
-                  content: try CredentialContent(header: header, limits: limits, selection: selection))
+                  content: try CredentialContent(header: header, limits: limits, selection: selection, maxKeptBytes: maxKeptBytes))
     }
 }
 

@@ -65,6 +65,32 @@ package struct CredentialSkim: Sendable {
         }
     }
 
+    /// The start of the reason of the `.limitExceeded` error a reader with a bound on its kept
+    /// memory throws (the AutoFill index maps it to its memory budget error).
+    package static let keptBytesLimitReason = "the index of the vault's entries would pass its memory bound"
+
+    /// An upper bound, in bytes, of the memory the kept tables take at their peak once `records`
+    /// records, `fields` fields, `tags` tags and `arenaBytes` arena bytes more are appended: each
+    /// table at its capacity after growth (doubling), plus its old buffer while it is copied;
+    /// the records once more with an index each for the reordering at the end, and 16 bytes each
+    /// for the AutoFill index's list of them; both arena
+    /// buffers at their capacity plus `arenaBytes` twice over (growth); the groups.
+    package func peakBytes(addingRecords records: Int, fields: Int, tags: Int, arenaBytes: Int) -> Int {
+        func grown<T>(_ table: [T], adding: Int) -> Int {
+            let needed = table.count + adding
+            guard needed > table.capacity else { return table.capacity * MemoryLayout<T>.stride }
+            return (table.capacity + max(2 * table.capacity, needed)) * MemoryLayout<T>.stride
+        }
+        var total = grown(self.records, adding: records)
+        // The reordering's copy and index per record, and the index's 16-byte credential per record.
+        total += (self.records.count + records) * (MemoryLayout<Record>.stride + MemoryLayout<Int>.stride + 16)
+        total += grown(self.fields, adding: fields)
+        total += grown(self.tags, adding: tags)
+        total += arena.capacityBytes + 2 * arenaBytes
+        total += groups.count * MemoryLayout<Group>.stride
+        return total
+    }
+
     /// Index of `Title` in ``keys``.
     package static let titleKey: UInt32 = 0
     /// Index of `UserName` in ``keys``.

@@ -73,9 +73,14 @@ package struct CredentialXMLReader {
     /// `Meta/HeaderHash` (KDBX 3.x), for the container to compare.
     package private(set) var headerHash: [UInt8]?
 
-    /// A reader keeping the fields `selection` names, bounded by `limits`.
-    package init(selection: CredentialSkim.FieldSelection, limits: VaultXMLLimits = VaultXMLLimits()) {
+    /// The most memory the kept tables may take at their peak, in bytes (`nil`: no bound).
+    private let maxKeptBytes: Int?
+
+    /// A reader keeping the fields `selection` names, bounded by `limits` and, when given, by
+    /// `maxKeptBytes` (see ``CredentialSkim/peakBytes(addingRecords:fields:tags:arenaBytes:)``).
+    package init(selection: CredentialSkim.FieldSelection, limits: VaultXMLLimits = VaultXMLLimits(), maxKeptBytes: Int? = nil) {
         self.limits = limits
+        self.maxKeptBytes = maxKeptBytes
         self.selection = selection
         walk = XMLBodyWalk(limits: limits)
     }
@@ -321,6 +326,8 @@ package struct CredentialXMLReader {
             entryDepth -= 1
             entryKeys.removeLast()
             guard entryDepth == 0, let group = groupStack.last?.index else { return }
+            try checkKeptBytes(addingRecords: 1, fields: entryFields.count, tags: entry.tags.count,
+                               arenaBytes: entry.overrideURL.utf8.count + entry.tags.reduce(0) { $0 + $1.utf8.count })
             let tagStart = UInt32(skim.tags.count)
             for tag in entry.tags { skim.tags.append(try skim.arena.appendText(tag)) }
             let fieldStart = UInt32(skim.fields.count)
@@ -343,6 +350,7 @@ package struct CredentialXMLReader {
                 skim.skipped.fields += 1
                 return
             }
+            try checkKeptBytes(addingRecords: 0, fields: 0, tags: 0, arenaBytes: 0)
             let value = fieldValue ?? (false, .empty)
             let field = CredentialSkim.Field(key: skim.intern(key), isSecret: value.isSecret, value: value.range)
             if let index = entryFields.firstIndex(where: { $0.key == field.key }) {
@@ -357,6 +365,16 @@ package struct CredentialXMLReader {
 }
 
 extension CredentialXMLReader {
+    /// Refuses, before it happens, growth of the kept tables past ``maxKeptBytes``.
+    /// - Throws: ``KDBXError/Code/limitExceeded`` with ``CredentialSkim/keptBytesLimitReason``.
+    private mutating func checkKeptBytes(addingRecords records: Int, fields: Int, tags: Int, arenaBytes: Int) throws(KDBXError) {
+        guard let maxKeptBytes else { return }
+        let peak = skim.peakBytes(addingRecords: records, fields: fields, tags: tags, arenaBytes: arenaBytes)
+        guard peak <= maxKeptBytes else {
+            throw walk.limit(CredentialSkim.keptBytesLimitReason + " (\(skim.records.count) entries kept, \(peak) bytes at the next one; the bound is \(maxKeptBytes) bytes)")
+        }
+    }
+
     /// Counts an inner header binary that was skipped (for ``CredentialSkim/Skipped``).
     mutating func noteInnerHeaderBinary(byteCount: Int) {
         skim.skipped.innerHeaderBinaryBytes += byteCount

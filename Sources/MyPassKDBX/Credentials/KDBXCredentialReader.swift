@@ -88,13 +88,16 @@ package struct KDBXCredentialReader {
     }
 
     /// Reads the rest of the file from `source` and returns the skimmed credentials.
+    /// - Parameter maxKeptBytes: the most memory the kept tables may take at their peak
+    ///   (``CredentialSkim/peakBytes(addingRecords:fields:tags:arenaBytes:)``), in bytes; `nil`: no bound.
     /// - Throws: ``KDBXError`` `.wrongKey` (3.x start bytes), `.corruptedFile` (block HMAC, padding,
-    ///   XML, Meta/HeaderHash), `.limitExceeded`, `.io`.
+    ///   XML, Meta/HeaderHash), `.limitExceeded` (also, with ``CredentialSkim/keptBytesLimitReason``,
+    ///   before the kept tables would pass `maxKeptBytes`), `.io`.
     package mutating func readCredentials(keys: MasterKeys, selection: CredentialSkim.FieldSelection,
-                                          source: inout some KDBXByteSource) throws(KDBXError) -> CredentialSkim {
+                                          source: inout some KDBXByteSource, maxKeptBytes: Int? = nil) throws(KDBXError) -> CredentialSkim {
         var decryptor = try header.cipher.makeDecryptor(key: keys.cipherKey, iv: header.encryptionIV)
         var pipeline = try PayloadPipeline<CredentialContent>(header: header, limits: limits, selection: selection,
-                                                              payloadByteCount: payloadByteCount)
+                                                              payloadByteCount: payloadByteCount, maxKeptBytes: maxKeptBytes)
         var largest = 0
         func decrypt(_ chunk: ArraySlice<UInt8>) throws(KDBXError) {
             largest = max(largest, chunk.count)

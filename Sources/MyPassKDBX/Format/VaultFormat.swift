@@ -126,7 +126,7 @@ public struct Argon2Settings: Equatable, Sendable {
 ///
 /// The codec's `InnerRandomStream` conforms; the XML body reader and writer take any conforming
 /// value, so the model layer does not depend on which cipher is used.
-public protocol ProtectedValueStream {
+package protocol ProtectedValueStream {
     /// XORs the next `bytes.count` keystream bytes into `bytes`, in place, advancing the stream.
     mutating func apply(to bytes: inout [UInt8])
 }

@@ -3,7 +3,7 @@ import MyPassCrypto
 
 /// The keys derived for one file from the composite key and the header's seeds
 /// (KeePassLib `KdbxFile.cs ComputeKeys`).
-public struct MasterKeys: Sendable, CustomStringConvertible {
+package struct MasterKeys: Sendable, CustomStringConvertible {
     /// The KDF output (32 bytes); in a KDBX 3.1 vault with a challenge-response component,
     /// SHA-256(response) ‖ KDF output (64 bytes), the part of the final key after the master seed
     /// (see ``transformedKey(compositeKey:version:kdf:masterSeed:limits:progress:transform:)``).

@@ -29,7 +29,7 @@ public struct Vault: Equatable, Sendable {
     }
 
     /// A vault from the decoded XML body and the outer format.
-    public init(format: VaultFormat, body: VaultBody) {
+    package init(format: VaultFormat, body: VaultBody) {
         self.format = format
         meta = body.meta
         root = body.root
@@ -39,7 +39,7 @@ public struct Vault: Equatable, Sendable {
     }
 
     /// The XML body part of this vault (everything but the format).
-    public var body: VaultBody {
+    package var body: VaultBody {
         VaultBody(meta: meta, root: root, deletedObjects: deletedObjects, headerHash: nil,
                   unknownElements: unknownElements, rootUnknownElements: rootUnknownElements)
     }

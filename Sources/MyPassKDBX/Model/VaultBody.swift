@@ -1,6 +1,6 @@
 /// What the XML body of a KDBX file holds (everything but the outer format), as
 /// ``VaultXMLReader`` returns it.
-public struct VaultBody: Equatable, Sendable {
+package struct VaultBody: Equatable, Sendable {
     /// `Meta`.
     public var meta: Meta
     /// The root group.

@@ -5,7 +5,7 @@
 ///
 /// KDBX 4 writes ``items`` into the inner header (field 3, flag byte 0x01 when protected); KDBX 3.x
 /// writes them into `Meta/Binaries`. Entries then refer to them as `<Value Ref="n" />`.
-public struct BinaryPool: Sendable {
+package struct BinaryPool: Sendable {
     /// The distinct binaries, in reference order (reference `n` is `items[n]`).
     public private(set) var items: [BinaryPoolItem] = []
     /// Item numbers by a fingerprint of size, flag and sampled bytes (not of every byte: hashing

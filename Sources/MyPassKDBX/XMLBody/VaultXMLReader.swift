@@ -16,7 +16,7 @@ import MyPassXML
 /// length); an empty or missing group/entry UUID gets a fresh random one; a reference to a missing
 /// pool binary drops that attachment but keeps the entry; empty `History` elements inside history
 /// items are ignored.
-public struct VaultXMLReader {
+package struct VaultXMLReader {
     /// The file version (kept for callers; times are recognised by content).
     public let version: KDBXVersion
     let limits: VaultXMLLimits

@@ -13,7 +13,7 @@ import MyPassXML
 /// - 4.1-only fields (group tags, `PreviousParentGroup`, `QualityCheck`, custom icon name and time,
 ///   custom data times) are written only when writing 4.1 or later; `SettingsChanged` only for 4.x.
 /// - Nullable booleans are written `null`; characters XML 1.0 forbids are dropped.
-public enum VaultXMLWriter {
+package enum VaultXMLWriter {
     /// Writes the XML body.
     /// - Parameters:
     ///   - vault: the vault (its `format.compression` decides KDBX 3.x pool compression).

@@ -22,6 +22,7 @@ package enum CommandLineTool {
         "ls": ListCommand.run,
         "groups": GroupsCommand.run,
         "show": ShowCommand.run,
+        "browse": BrowseCommand.run,
         "add": AddCommand.run,
         "edit": EditCommand.run,
         "rm": RemoveCommand.run,
@@ -41,6 +42,8 @@ package enum CommandLineTool {
         "passkey show": PasskeyCommand.show,
         "passkey add": PasskeyCommand.add,
         "passkey assert": PasskeyCommand.assert,
+        "analyze": AnalyzeCommand.run,
+        "estimate": EstimateCommand.run,
         "completion": CompletionCommand.run,
         "unlock": AgentCommands.unlock,
         "lock": AgentCommands.lock,
@@ -114,6 +117,9 @@ package enum CommandLineTool {
         case MemoryCheck.commandName where MemoryCheck.isEnabled:
             try MemoryCheck.run(Array(arguments.dropFirst()))
             return
+        case BrowseBenchmark.commandName where BrowseBenchmark.isEnabled:
+            try BrowseBenchmark.run(Array(arguments.dropFirst()))
+            return
         case "help":
             let path = Array(arguments.dropFirst())
             if path.isEmpty {
@@ -166,6 +172,7 @@ package enum CommandLineTool {
         "list": "ls", "search": "ls --search", "find": "match", "get": "show", "db-info": "info", "db-create": "create",
         "init": "create", "remove": "rm", "delete": "rm", "new": "add", "insert": "add", "code": "totp", "copy": "clip",
         "db-edit": "settings", "passwd": "passwd", "mkdir": "mkdir", "sync": "merge", "config": "settings",
+        "health": "analyze", "audit": "analyze", "strength": "estimate",
     ]
 
     /// `; did you mean 'X'?` when `typed` is another manager's name for a command or within a few

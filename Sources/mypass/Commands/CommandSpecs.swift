@@ -113,6 +113,27 @@ enum CommandSpecs {
         positionals: [vault, PositionalSpec(name: "path", help: "The group's path.")],
         options: [.flag("permanent", "Delete for good, skipping the recycle bin.")] + keyOptions)
 
+    static let browse = CommandSpec(
+        name: "browse", abstract: "Browse the vault full screen: groups, search, entries, detail; add, edit, delete.",
+        discussion: """
+            The app's screens in the terminal (80x24 at least): the group tree with checkboxes, the
+            search line (/), the flat list and the selected entry. ? shows the keys. Copies are
+            cleared from the clipboard after 30 s; the view locks itself after --lock-after seconds
+            without a key (default 300; 0: never) and every change is saved at once.
+
+            --match URL opens on what AutoFill would offer for URL (suggestions first, then every
+            entry); Enter prints the chosen entry's path (with --json: its uuid, title, user name,
+            URL and path) and copies its password; Esc exits with 5.
+
+            Needs a terminal on standard input and output (exit 2 otherwise, and for TERM=dumb).
+            """,
+        positionals: [vault],
+        options: [
+            .option("match", "url", "Open on the AutoFill view for this URL or domain; Enter prints and copies the choice."),
+            .flag("json", "With --match: print the choice as JSON."),
+            .option("lock-after", "seconds", "Lock after this many seconds without a key (default 300; 0: never)."),
+        ] + keyOptions)
+
     static let totp = CommandSpec(
         name: "totp", abstract: "Print the entry's current TOTP code (seconds left on stderr).",
         positionals: [vault, entry],
@@ -341,6 +362,50 @@ enum CommandSpecs {
             .option("history-max-size", "size", "Most history bytes per entry (-1: no limit)."),
         ] + keyOptions)
 
+    static let analyze = CommandSpec(
+        name: "analyze", abstract: "Report breached, empty, weak, reused, expired and old passwords, worst first.",
+        discussion: """
+            Looks at every current entry (not the recycle bin or history unless asked): a password
+            in the HIBP list (--hibp: Have I Been Pwned's SHA-1 file ordered by hash, or a folder
+            of its 5-hex-digit range files; searched offline, never over the network), an empty
+            one, a weak one (zxcvbn score below --min-score), one another entry also uses, an
+            entry expired or expiring within --expiring-within days, a password unchanged for
+            over --older-than days. A summary comes first, then the entries by problem.
+
+            Exit code 0 when nothing is found, 6 when something is (the report is printed in
+            full either way); a damaged HIBP list is exit 4, naming its line. --json prints
+            {vault, hibp, entriesChecked, passwordsChecked, options, summary, findings: [{problem,
+            path, uuid, history, recycled, ...}]}, path as 'ls --paths' prints it; a breached
+            password has its count as the number breachCount.
+            """,
+        positionals: [vault],
+        options: [
+            .option("hibp", "file", "Also look each password up in this HIBP list (SHA-1, ordered by hash; or a folder of range files)."),
+            .option("older-than", "days", "Also report passwords not changed for longer than this many days."),
+            .option("expiring-within", "days", "Report entries expiring within this many days (default 30; 0: expired ones only)."),
+            .option("min-score", "0-4", "A password scoring below this is weak (default 3: fewer than about 10^8 guesses)."),
+            .flag("include-recycle-bin", "Also look at the entries in the recycle bin."),
+            .flag("include-history", "Also look at the passwords of the entries' history items."),
+            .option("time", "unix-seconds", "Measure expiry and age from this time instead of now."),
+            .flag("json", "Print JSON (see above)."),
+        ] + keyOptions)
+
+    static let estimate = CommandSpec(
+        name: "estimate", abstract: "Estimate a password's strength (zxcvbn), as keepassxc-cli estimate does.",
+        discussion: """
+            Prints the length, the entropy in bits (log2 of the guesses an attacker needs) and log10
+            of the guesses; -a adds the score (0-4) and each pattern found: dictionary words (also
+            reversed and l33t), keyboard walks, repeats, sequences, years, dates and random parts.
+            Without PASSWORD it is read from the terminal without echo, or from the first line of
+            standard input (a password on the command line shows in the shell's history).
+            """,
+        positionals: [PositionalSpec(name: "password", help: "The password (default: read from standard input).", isOptional: true)],
+        options: [
+            .flag("advanced", short: "a", "Show the score and the patterns found, with the parts of the password they cover."),
+            .option("reference-year", "year", "Measure dates and years from this year (default: this year; 2017 gives zxcvbn 4.4's numbers)."),
+            .flag("json", "Print {length, entropyBits, guessesLog10, score} (and sequence with -a)."),
+        ])
+
     /// `mypass help`: not a command of ``all`` (it opens no vault), described for `help help`.
     static let help = CommandSpec(
         name: "help", abstract: "Show the command list, a command's help, or the manual page.",
@@ -358,7 +423,8 @@ enum CommandSpecs {
 
     /// Every top-level command, in the order `mypass --help` lists them.
     static let all: [CommandSpec] = [
-        info, ls, groups, show, add, edit, rm, mv, mkdir, rmdir, totp, match, attachment, export, generate, merge, passkey,
+        info, ls, groups, show, browse, add, edit, rm, mv, mkdir, rmdir, totp, match, attachment, export, generate, merge, passkey,
+        analyze, estimate,
         completion,
         unlock, lock, status, agent, sshAgent, gitCredential, run, read, clip, unclip,
         create, passwd, settings, importFile,
@@ -373,7 +439,8 @@ enum CommandSpecs {
             standard input when it is not a terminal (printf 'demo\\n' | mypass ls demo.kdbx).
 
             Exit codes: 0 success, 1 other failure, 2 usage error, 3 wrong password or key file,
-            4 corrupted or unsupported file, 5 no match (match without a suggestion).
+            4 corrupted or unsupported file, 5 no match (match without a suggestion), 6 problems
+            found (analyze).
 
             The vault may be left out when MYPASS_VAULT names one, or the config file
             ($XDG_CONFIG_HOME/mypass/config, else ~/.config/mypass/config) has a line

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import MyPassBytes
 import MyPassCore
+import MyPassHealth
 import MyPassKDBX
 
 /// A test-only command (`MYPASS_TEST_MEMORY_CHECK=1 mypass __memory-check VAULT --keyfile PATH`),
@@ -18,6 +19,9 @@ import MyPassKDBX
 /// the clear. Output, one line each: `dumpable D core SOFT HARD`, `entries N`, then
 /// `unlocked NAME COUNT` and `locked NAME COUNT` for every needle. Linux only; the command does
 /// not exist unless the variable is set, and it is not in the help.
+///
+/// With `MYPASS_TEST_MEMORY_ANALYZE=HIBP-FILE` it also runs the health report against that breach
+/// list while unlocked and scans once more (`analyzed`, after `findings N`).
 ///
 /// With `MYPASS_TEST_MEMORY_SAVE=1` it also edits the first entry's notes and saves while
 /// unlocked, scanning three times more: `writing NAME COUNT` inside the save at its second write
@@ -63,10 +67,23 @@ enum MemoryCheck {
         }
         Console.line("entries \(entries) revealed \(revealedBytes)")
         report("unlocked", needles)
+        if let value = getenv("MYPASS_TEST_MEMORY_ANALYZE") {
+            try analyze(context.vault, breachListPath: String(cString: value), needles)
+        }
         if let value = getenv("MYPASS_TEST_MEMORY_SAVE"), String(cString: value) == "1" {
             try editAndSave(&context, needles)
         }
         withExtendedLifetime(context) {}
+    }
+
+    /// Runs the health report (every password estimated, looked up in the breach list at
+    /// `breachListPath` and compared for reuse), then scans (`analyzed`): what the analysis leaves.
+    @inline(never)
+    private static func analyze(_ vault: Vault, breachListPath: String, _ needles: [ProcessMemoryScan.Needle]) throws {
+        let list = try AnalyzeCommand.openBreachList(breachListPath)
+        let health = try VaultHealth.analyze(vault, options: VaultHealthOptions(now: currentTime()), breachList: list)
+        Console.line("findings \(health.findings.count)")
+        report("analyzed", needles)
     }
 
     /// Edits the first entry's notes and saves through the document's safe save, scanning at the

@@ -12,6 +12,9 @@ enum ExitCode: Int32, Sendable {
     case corruptedOrUnsupported = 4
     /// `match` found no suggestion (its output still lists what was asked for).
     case noMatch = 5
+    /// `analyze` found a problem (a breached, empty, weak, reused, expired, expiring or old
+    /// password); its report was printed in full.
+    case problemsFound = 6
     /// `run` could not start its command (as shells report a command that cannot be run); once
     /// started, the command's own exit status is `run`'s.
     case commandNotRun = 127

@@ -3,6 +3,8 @@ indirect enum JSON: Sendable, Equatable {
     case null
     case bool(Bool)
     case int(Int)
+    /// A number written with `places` digits after the point (`12.345`); not finite: `null`.
+    case decimal(Double, places: Int)
     case string(String)
     case array([JSON])
     case object([(String, JSON)])
@@ -12,6 +14,7 @@ indirect enum JSON: Sendable, Equatable {
         case (.null, .null): return true
         case let (.bool(a), .bool(b)): return a == b
         case let (.int(a), .int(b)): return a == b
+        case let (.decimal(a, x), .decimal(b, y)): return a == b && x == y
         case let (.string(a), .string(b)): return a == b
         case let (.array(a), .array(b)): return a == b
         case let (.object(a), .object(b)):
@@ -42,6 +45,7 @@ indirect enum JSON: Sendable, Equatable {
         case .null: out += "null"
         case .bool(let value): out += value ? "true" : "false"
         case .int(let value): out += String(value)
+        case .decimal(let value, let places): out += value.isFinite ? JSON.fixed(value, places: places) : "null"
         case .string(let value): JSON.writeString(value, into: &out)
         case .array(let items):
             if items.isEmpty { out += "[]"; return }
@@ -66,6 +70,22 @@ indirect enum JSON: Sendable, Equatable {
             JSON.newline(&out, indent, level)
             out += "}"
         }
+    }
+
+    /// `value` rounded to `places` decimals, without exponent (`-0` written `0`).
+    private static func fixed(_ value: Double, places: Int) -> String {
+        var scale = 1.0
+        for _ in 0..<places { scale *= 10 }
+        let scaled = (abs(value) * scale).rounded()
+        guard scaled < 9e15 else { return String(Int64(value.rounded())) }
+        let units = Int64(scaled)
+        let whole = units / Int64(scale), fraction = units % Int64(scale)
+        var text = (value < 0 && units != 0 ? "-" : "") + String(whole)
+        if places > 0 {
+            let digits = String(fraction)
+            text += "." + String(repeating: "0", count: places - digits.count) + digits
+        }
+        return text
     }
 
     private static func newline(_ out: inout String, _ indent: String?, _ level: Int) {

@@ -60,6 +60,11 @@ enum SecretReader {
             if tcgetattr(0, &saved) == 0 {
                 var silent = saved
                 silent.c_lflag &= ~tcflag_t(ECHO)
+                // A line as the terminal usually gives it, even when the caller left it in raw
+                // mode (a shell key binding runs us under readline's or zle's settings): Enter
+                // ends the line, Backspace edits it.
+                silent.c_lflag |= tcflag_t(ICANON)
+                silent.c_iflag |= tcflag_t(ICRNL)
                 // Ctrl-C or a kill while echo is off must not leave the terminal silent.
                 terminalBeforePrompt = saved
                 previousHandlers = interruptingSignals.map { signal($0, restoreTerminalAndDie) }

@@ -1,0 +1,121 @@
+import Foundation
+import MyPassBytes
+import MyPassCore
+import MyPassCrypto
+import MyPassKDBX
+import Testing
+
+/// A point of the KDF seam where a derivation stops until the test lets it go on.
+final class KDFCheckpoints: @unchecked Sendable {
+    enum Point: Int, CaseIterable, Sendable {
+        /// The KDF was entered (the file was read and its header parsed).
+        case start
+        /// The KDF reported progress (half way).
+        case progress
+        /// The key was derived; the payload is not decrypted yet.
+        case end
+    }
+
+    private let condition = NSCondition()
+    private let stopAt: Point?
+    private var reached = false
+    private var released = false
+
+    /// Checkpoints that stop at `point` (none: `nil`).
+    init(stopAt point: Point?) { stopAt = point }
+
+    /// The standard KDF with the three points around and inside it.
+    var keyDerivation: KeyDerivation {
+        KeyDerivation { [self] (key, kdf, limits, progress) throws(KDBXError) in
+            arrive(.start)
+            if progress?(0.5) == false { throw KDBXError(.cancelled, "cancelled") }
+            arrive(.progress)
+            let derived = try MasterKeys.transform(compositeKey: key, kdf: kdf, limits: limits, progress: nil)
+            arrive(.end)
+            return derived
+        }
+    }
+
+    /// Stops at the point until released. This blocks the thread running the KDF (one of the
+    /// concurrent pool's, as the real KDF does for seconds); bounded at 60 s so that a starved
+    /// pool ends in a failure, never a hang.
+    private func arrive(_ point: Point) {
+        guard point == stopAt else { return }
+        condition.lock()
+        reached = true
+        condition.broadcast()
+        let deadline = Date(timeIntervalSinceNow: 60)
+        while !released && condition.wait(until: deadline) {}
+        condition.unlock()
+    }
+
+    /// Waits (bounded: 60 s, polling) until the derivation stopped at its point.
+    func waitUntilReached() async throws {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !condition.withLock({ reached }) {
+            guard ContinuousClock.now < deadline else { throw CoreError(.io, "the KDF never reached its checkpoint") }
+            try await Task.sleep(for: .milliseconds(1))
+        }
+    }
+
+    /// Lets the stopped derivation go on.
+    func release() {
+        condition.withLock {
+            released = true
+            condition.broadcast()
+        }
+    }
+}
+
+/// Serialized: each case blocks one thread of the concurrent pool while it stops the KDF.
+@Suite("Vault session: a lock during an unlock", .serialized)
+struct SessionLockRaceTests {
+    enum Path: CaseIterable { case password, storedCredentials, remembering }
+
+    @Test(arguments: KDFCheckpoints.Point.allCases, Path.allCases)
+    func aLockAtAnyPointOfTheKDFWins(point: KDFCheckpoints.Point, path: Path) async throws {
+        let dir = try TempDirectory()
+        let url = dir.file("vault.kdbx")
+        try TestVaultFile.write(to: url)
+        let checkpoints = KDFCheckpoints(stopAt: point)
+        let store = InMemoryCredentialStore()
+        if path == .storedCredentials {
+            try store.save(VaultCredentials(password: "correct horse"), forVault: url.standardizedFileURL.path)
+        }
+        let session = VaultSession(fileURL: url, options: VaultDocument.Options(keyDerivation: checkpoints.keyDerivation),
+                                   credentialStore: store)
+        let unlock = Task {
+            switch path {
+            case .password: try await session.unlock(password: "correct horse")
+            case .storedCredentials: try await session.unlockWithStoredCredentials()
+            case .remembering: try await session.unlock(password: "correct horse", rememberCredentials: true)
+            }
+        }
+        try await checkpoints.waitUntilReached()
+        // The actor serves the lock while the KDF runs off it.
+        await session.lock()
+        checkpoints.release()
+        await #expect(throws: CoreError(.locked)) { try await unlock.value }
+        #expect(await session.isLocked)
+        await #expect(throws: CoreError(.locked)) { try await session.currentVault() }
+        // Nothing was remembered by the unlock that lost.
+        #expect(store.count == (path == .storedCredentials ? 1 : 0))
+
+        // The next unlock is not affected by the earlier lock.
+        let next = VaultSession(fileURL: url, options: VaultDocument.Options(keyDerivation: KDFCheckpoints(stopAt: nil).keyDerivation))
+        try await next.unlock(password: "correct horse")
+        #expect(try await next.currentVault().root.entries.isEmpty == false)
+        try await session.unlock(password: "correct horse")
+        #expect(await !session.isLocked)
+    }
+
+    @Test func aLockBeforeTheUnlockStartsDoesNotBlockIt() async throws {
+        let dir = try TempDirectory()
+        let url = dir.file("vault.kdbx")
+        let expected = try TestVaultFile.write(to: url)
+        let session = VaultSession(fileURL: url)
+        await session.lock()
+        try await session.unlock(password: "correct horse")
+        #expect(try await session.currentVault() == expected)
+    }
+}
