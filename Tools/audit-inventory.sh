@@ -32,7 +32,7 @@ modules() {
     esac
   done
   printf '%s\t%s\n' MyPassCLI Sources/mypass mypass Sources/mypass-main mypass-bench Benchmarks/mypass-bench \
-    "Embedded platform" Embedded/Platform
+    "Embedded platform" Embedded/Platform "Web module" Web/Sources
 }
 
 # Swift files of a directory, sorted, without comments: path<TAB>line<TAB>code.

@@ -1,7 +1,7 @@
-// The wasm32 build has no C library: the few symbols Embedded Swift and the codec need are
+// The wasm32 builds (the demo and the web module) have no C library: the few symbols Embedded Swift and the codec need are
 // defined here in Swift, over WASI preview 1 (which `wasmkit run` provides).
 //
-// - `_start`: the WASI command entry point; exits with 0 when every check passed, else 1.
+// - `_start` (the demo's, WASIStart.swift): the WASI command entry point.
 // - `putchar`: buffered, written with `fd_write` to standard output at each newline.
 // - `arc4random_buf`: what `SystemRandomNumberGenerator` calls; real randomness from WASI
 //   `random_get` (used for the save's fresh seeds and IVs and the ProtectedString pads).
@@ -21,13 +21,6 @@ func wasiRandomGet(_ buffer: UnsafeMutableRawPointer, _ length: Int32) -> Int32
 @_extern(wasm, module: "wasi_snapshot_preview1", name: "proc_exit")
 @_extern(c)
 func wasiProcExit(_ code: Int32)
-
-@_cdecl("_start")
-func start() {
-    let passed = runDemo()
-    flushOutput()
-    wasiProcExit(passed ? 0 : 1)
-}
 
 /// Standard output, a line at a time.
 nonisolated(unsafe) var outputLine = (pointer: UnsafeMutablePointer<UInt8>?.none, count: 0)

@@ -1,67 +1,259 @@
-// A small allocator for the wasm32 build: power-of-two size classes from 16 bytes up, each with
-// a free list, carved from the linear memory between the linker's `__heap_base` and `__heap_end`
-// (the memory size is fixed at link time, see build.sh). Every block has a 16-byte header
-// before the pointer it returns: the size class and the distance back to the block's start (for
-// alignments above 16). Single-threaded, as wasm32 here is.
+// The allocator of the wasm32 builds (the demo and the web module): linear memory from the
+// linker's `__heap_base` up, grown with `memory.grow` (64 KiB pages) when it runs out, up to the
+// maximum build.sh links with.
+//
+// - Small blocks (header included, at most `largeThreshold` bytes): power-of-two size classes from
+//   32 bytes, each with a free list. Cheap, and the waste is bounded by the small size.
+// - Large blocks (Argon2's matrix, the file, the XML): exact sizes rounded to 64 bytes, never
+//   doubled, from one address-ordered free list, first fit, split when the rest is worth keeping,
+//   merged with free neighbours on `free`; a free block that ends at the top of the heap gives its
+//   space back to the top, so the next large request (the next open's matrix) reuses it.
+//
+// Every block has a 16-byte header before the pointer it returns: the size class (or `largeClass`),
+// the distance back to the block's start (for alignments above 16) and, for large blocks, the
+// block's size. Single-threaded, as wasm32 here is.
+//
+// Failure: `allocate` returns nil when memory cannot grow any more, and `posix_memalign` reports
+// ENOMEM; the Embedded runtime has no way to hand that to a caller, so callers that can ask first
+// do (`reserve(_:)`, which the web module calls with the vault's Argon2 memory before the KDF and
+// turns into its out-of-memory error code). What is left, a failed allocation nobody asked about,
+// ends in `fatalError` (a trap with a message) rather than in a write through a null pointer
+// (address 0 is ordinary memory in wasm).
 
 @_extern(c, "__heap_base") nonisolated(unsafe) var heapBaseSymbol: UInt8
-@_extern(c, "__heap_end") nonisolated(unsafe) var heapEndSymbol: UInt8
+/// `memory.grow` on memory 0: the previous size in 64 KiB pages, or -1 when it cannot grow.
+@_extern(c, "llvm.wasm.memory.grow.i32") func wasmMemoryGrow(_ memory: Int32, _ pages: Int32) -> Int32
+/// `memory.size` on memory 0, in 64 KiB pages.
+@_extern(c, "llvm.wasm.memory.size.i32") func wasmMemorySize(_ memory: Int32) -> Int32
 
 enum WASIHeap {
-    static let headerBytes = 16
-    static let classCount = 32
+    static let headerBytes: UInt = 16
+    static let pageBytes: UInt = 65536
+    /// Small classes are 2^5 ... 2^16 bytes (header included); anything larger is a large block.
+    static let smallClassCount = 12
+    static let largeThreshold: UInt = 1 << 16
+    static let largeClass: UInt32 = 0xFFFF
+    /// Memory is grown at least this much at once (fewer `memory.grow` calls for small requests).
+    static let minimumGrowthBytes: UInt = 1 << 20
+    /// The maximum build.sh links with (`--max-memory`).
+    static let maximumBytes: UInt = 1 << 31
+    /// The most linear memory the heap grows to (a caller's cap, at most `maximumBytes`).
+    nonisolated(unsafe) static var limitBytes: UInt = maximumBytes
+
     nonisolated(unsafe) static var next: UInt = 0
     nonisolated(unsafe) static var end: UInt = 0
-    /// Head of each size class's free list (0 = empty); a free block's first word links to the next.
-    nonisolated(unsafe) static var freeListHeads: UnsafeMutablePointer<UInt>?
+    nonisolated(unsafe) static var started = false
+    /// Head of each small class's free list (0 = empty); a free block's first word links to the next.
+    nonisolated(unsafe) static var smallHeads = (
+        UInt(0), UInt(0), UInt(0), UInt(0), UInt(0), UInt(0), UInt(0), UInt(0), UInt(0), UInt(0), UInt(0), UInt(0))
+    /// First free large block (0 = none), in address order; a free large block holds
+    /// (next free block, its size) in its first two words.
+    nonisolated(unsafe) static var largeHead: UInt = 0
+    /// Bytes handed out and not freed (blocks, headers included), and the most memory ever grown to.
+    nonisolated(unsafe) static var bytesInUse: UInt = 0
+
+    static func start() {
+        guard !started else { return }
+        started = true
+        next = (withUnsafeMutablePointer(to: &heapBaseSymbol) { UInt(bitPattern: $0) } + 63) & ~63
+        end = UInt(wasmMemorySize(0)) * pageBytes
+    }
 
     /// The size class (block of 2^class bytes, header included) for `bytes` of payload.
-    static func sizeClass(for bytes: Int) -> Int {
+    static func sizeClass(for bytes: UInt) -> Int {
         var sizeClass = 5
-        while (1 << sizeClass) < bytes + headerBytes { sizeClass += 1 }
+        while (UInt(1) << sizeClass) < bytes + headerBytes { sizeClass += 1 }
         return sizeClass
     }
 
+    static func smallHead(_ sizeClass: Int) -> UnsafeMutablePointer<UInt> {
+        withUnsafeMutablePointer(to: &smallHeads) {
+            UnsafeMutableRawPointer($0).assumingMemoryBound(to: UInt.self) + (sizeClass - 5)
+        }
+    }
+
+    /// Grows linear memory so that at least `bytes` lie between `next` and `end`.
+    /// - Returns: false when `memory.grow` refuses (the module's maximum or the host's limit).
+    static func growTop(toHold bytes: UInt) -> Bool {
+        guard end - next < bytes else { return true }
+        let exact = (bytes - (end - next) + pageBytes - 1) / pageBytes
+        guard exact <= (limitBytes > end ? (limitBytes - end) / pageBytes : 0) else { return false }
+        let pages = min(max(exact, minimumGrowthBytes / pageBytes), (limitBytes - end) / pageBytes)
+        if wasmMemoryGrow(0, Int32(pages)) < 0 {
+            // The minimum growth may be what failed: try exactly what is missing.
+            guard exact < pages, wasmMemoryGrow(0, Int32(exact)) >= 0 else { return false }
+        }
+        end = UInt(wasmMemorySize(0)) * pageBytes
+        return end - next >= bytes
+    }
+
+    /// Makes sure that a block of `bytes` can be allocated later without failing (a free large
+    /// block as big, or room at the top of the heap), and `margin` bytes more at the top for the
+    /// smaller blocks that come with it; grows memory now if needed.
+    /// - Returns: false when memory cannot grow that far; nothing is allocated either way.
+    static func reserve(_ bytes: UInt, margin: UInt = 0) -> Bool {
+        start()
+        guard bytes < UInt(Int32.max), margin < UInt(Int32.max) else { return false }
+        let needed = (bytes + headerBytes + 63) & ~63
+        var block = largeHead
+        while block != 0 {
+            if words(block)[1] >= needed { return growTop(toHold: margin) }
+            block = words(block)[0]
+        }
+        return growTop(toHold: needed + margin)
+    }
+
+    static func words(_ address: UInt) -> UnsafeMutablePointer<UInt> {
+        UnsafeMutablePointer<UInt>(bitPattern: address)!
+    }
+
     static func allocate(_ bytes: Int, alignment: Int) -> UnsafeMutableRawPointer? {
-        if freeListHeads == nil {
-            next = (withUnsafeMutablePointer(to: &heapBaseSymbol) { UInt(bitPattern: $0) } + 15) & ~15
-            end = withUnsafeMutablePointer(to: &heapEndSymbol) { UInt(bitPattern: $0) }
-            let heads = UnsafeMutablePointer<UInt>(bitPattern: next)!
-            heads.initialize(repeating: 0, count: classCount)
-            next += UInt(classCount * MemoryLayout<UInt>.size + 15) & ~15
-            freeListHeads = heads
-        }
-        let padding = alignment > headerBytes ? alignment : 0
-        let sizeClass = sizeClass(for: bytes + padding)
-        guard sizeClass < classCount, let heads = freeListHeads else { return nil }
-        var block = heads[sizeClass]
-        if block != 0 {
-            heads[sizeClass] = UnsafeMutablePointer<UInt>(bitPattern: block)!.pointee
+        start()
+        guard bytes >= 0, alignment > 0, bytes < Int(Int32.max) else { return nil }
+        let padding = alignment > Int(headerBytes) ? UInt(alignment) : 0
+        let total = UInt(bytes) + padding + headerBytes
+        let block: UInt, classMark: UInt32, blockSize: UInt
+        if total <= largeThreshold {
+            let sizeClass = sizeClass(for: UInt(bytes) + padding)
+            let head = smallHead(sizeClass)
+            blockSize = UInt(1) << sizeClass
+            classMark = UInt32(sizeClass)
+            if head.pointee != 0 {
+                block = head.pointee
+                head.pointee = words(block)[0]
+            } else {
+                guard growTop(toHold: blockSize) else { return nil }
+                block = next
+                next += blockSize
+            }
         } else {
-            guard end - next >= UInt(1) << sizeClass else { return nil }
-            block = next
-            next += UInt(1) << sizeClass
+            guard let taken = takeLarge((total + 63) & ~63) else { return nil }
+            (block, blockSize) = taken
+            classMark = largeClass
         }
-        var payload = block + UInt(headerBytes)
+        bytesInUse += blockSize
+        var payload = block + headerBytes
         if padding > 0 { payload = (payload + UInt(alignment) - 1) & ~(UInt(alignment) - 1) }
-        let header = UnsafeMutablePointer<UInt32>(bitPattern: payload - UInt(headerBytes))!
-        header[0] = UInt32(sizeClass)
+        let header = UnsafeMutablePointer<UInt32>(bitPattern: payload - headerBytes)!
+        header[0] = classMark
         header[1] = UInt32(payload - block)
+        header[2] = UInt32(truncatingIfNeeded: blockSize)
         return UnsafeMutableRawPointer(bitPattern: payload)
+    }
+
+    /// A large block of at least `size` bytes (a multiple of 64): the first free one that fits
+    /// (split when more than `largeThreshold` is left over), else carved from the top.
+    static func takeLarge(_ size: UInt) -> (UInt, UInt)? {
+        var previous: UInt = 0, block = largeHead
+        while block != 0 {
+            let blockSize = words(block)[1], following = words(block)[0]
+            if blockSize >= size {
+                var replacement = following
+                var taken = blockSize
+                if blockSize - size > largeThreshold {
+                    // The rest stays free, in the same place in the address order.
+                    let rest = block + size
+                    words(rest)[0] = following
+                    words(rest)[1] = blockSize - size
+                    replacement = rest
+                    taken = size
+                }
+                if previous == 0 { largeHead = replacement } else { words(previous)[0] = replacement }
+                return (block, taken)
+            }
+            previous = block
+            block = following
+        }
+        guard growTop(toHold: size) else { return nil }
+        let top = next
+        next += size
+        return (top, size)
     }
 
     static func free(_ pointer: UnsafeMutableRawPointer) {
         let payload = UInt(bitPattern: pointer)
-        let header = UnsafeMutablePointer<UInt32>(bitPattern: payload - UInt(headerBytes))!
-        let sizeClass = Int(header[0]), block = payload - UInt(header[1])
-        UnsafeMutablePointer<UInt>(bitPattern: block)!.pointee = freeListHeads![sizeClass]
-        freeListHeads![sizeClass] = block
+        let header = UnsafeMutablePointer<UInt32>(bitPattern: payload - headerBytes)!
+        let classMark = header[0], block = payload - UInt(header[1])
+        if classMark != largeClass {
+            let head = smallHead(Int(classMark))
+            words(block)[0] = head.pointee
+            head.pointee = block
+            bytesInUse -= UInt(1) << UInt(classMark)
+            return
+        }
+        let blockSize = UInt(header[2])
+        bytesInUse -= blockSize
+        freeLarge(block, blockSize)
+    }
+
+    /// Puts a large block back in address order, merged with a free neighbour on either side; a
+    /// block that then ends at the top of the heap lowers the top instead.
+    static func freeLarge(_ block: UInt, _ size: UInt) {
+        var start = block, size = size
+        var previous: UInt = 0, current = largeHead
+        while current != 0 && current < start {
+            previous = current
+            current = words(current)[0]
+        }
+        // Merge with the following free block.
+        if current != 0 && start + size == current {
+            size += words(current)[1]
+            current = words(current)[0]
+        }
+        // Merge with the preceding free block.
+        if previous != 0 && previous + words(previous)[1] == start {
+            start = previous
+            size += words(previous)[1]
+            // Unlink `previous`: find the block before it.
+            var before: UInt = 0, scan = largeHead
+            while scan != previous { before = scan; scan = words(scan)[0] }
+            previous = before
+        }
+        if start + size == next {
+            next = start
+            if previous == 0 { largeHead = current } else { words(previous)[0] = current }
+            return
+        }
+        words(start)[0] = current
+        words(start)[1] = size
+        if previous == 0 { largeHead = start } else { words(previous)[0] = start }
+    }
+}
+
+extension WASIHeap {
+    /// Zeroes every byte of the heap that no block in use holds: the free blocks (but for their
+    /// list links: one word, two for a large block) and the top, from `next` to the end of
+    /// memory. What a closed vault left in freed blocks (decrypted XML, copies of values) is gone.
+    static func wipeFreeMemory() {
+        start()
+        for sizeClass in 5..<(5 + smallClassCount) {
+            var block = smallHead(sizeClass).pointee
+            let size = UInt(1) << UInt(sizeClass)
+            while block != 0 {
+                zero(block + UInt(MemoryLayout<UInt>.size), size - UInt(MemoryLayout<UInt>.size))
+                block = words(block)[0]
+            }
+        }
+        var block = largeHead
+        while block != 0 {
+            zero(block + 2 * UInt(MemoryLayout<UInt>.size), words(block)[1] - 2 * UInt(MemoryLayout<UInt>.size))
+            block = words(block)[0]
+        }
+        zero(next, end - next)
+    }
+
+    static func zero(_ address: UInt, _ count: UInt) {
+        guard count > 0, let pointer = UnsafeMutableRawPointer(bitPattern: address) else { return }
+        pointer.initializeMemory(as: UInt8.self, repeating: 0, count: Int(count))
     }
 }
 
 @_cdecl("posix_memalign")
 func posixMemalign(_ result: UnsafeMutablePointer<UnsafeMutableRawPointer?>, _ alignment: Int, _ size: Int) -> Int32 {
-    guard let pointer = WASIHeap.allocate(size, alignment: alignment) else { return 12 }  // ENOMEM
+    guard let pointer = WASIHeap.allocate(size, alignment: alignment) else {
+        // The Embedded runtime would go on with a null pointer, which in wasm is writable memory.
+        fatalError("out of memory: wasm linear memory cannot grow further")
+    }
     result.pointee = pointer
     return 0
 }

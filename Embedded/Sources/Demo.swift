@@ -1,4 +1,5 @@
 import MyPassBytes
+import MyPassCore
 import MyPassCompression
 import MyPassCrypto
 import MyPassKDBX
@@ -21,6 +22,11 @@ func runDemo() -> Bool {
     knownAnswers(check)
     ok = backendsAgree() && ok
     ok = vaultRoundTrip() && ok
+    #if MYPASS_DEMO_ARGON2_64MIB
+    ok = defaultCostVault() && ok
+    #endif
+    ok = typedErrors() && ok
+    ok = vaultRules() && ok
     print(ok ? "all checks passed" : "SOME CHECKS FAILED")
     return ok
 }
@@ -60,6 +66,57 @@ func knownAnswers(_ check: (String, [UInt8], String) -> Void) {
     let expected = Array(String(repeating: "MyPass embedded: ", count: 8).utf8)
     check("inflate", inflated == expected ? Array("136 bytes as written".utf8) : inflated,
           Array("136 bytes as written".utf8).hexString)
+}
+
+/// MyPassCore's rules in Embedded Swift on the demo vault: the TOTP code of Work/GitHub at a fixed
+/// time (RFC 6238 with the demo secret; `mypass totp --time 1700000000` prints the same), the flat
+/// list's search, a match for a web address (public suffix list; `mypass match` suggests the
+/// same), an edit that keeps history, and a merge of two edited copies (each side's change
+/// kept, as KeePass's Synchronize does).
+func vaultRules() -> Bool {
+    do throws(CoreError) {
+        let base: Vault
+        do throws(KDBXError) {
+            base = try KDBXCodec.open(demoVaultBytes, key: try CompositeKey(password: ProtectedString("demo"), keyFileContents: nil))
+        } catch {
+            print("FAIL rules: \(error)")
+            return false
+        }
+        var ok = true
+        func check(_ passed: Bool, _ text: String) {
+            ok = ok && passed
+            print("\(passed ? "ok" : "FAIL") \(text)")
+        }
+        let github = try base.resolveEntry(path: "Work/GitHub").entry
+        let code = try github.otpParameters().map { TOTPGenerator.code(for: $0, unixTime: 1_700_000_000) }
+        check(code?.value == "324550", "totp Work/GitHub at 1700000000: \(code?.value ?? "none")")
+        let found = EntryList.displayedEntries(base.flatEntries, filter: GroupFilter(), searchText: "EXAMPLE")
+        check(found.count == 4, "search EXAMPLE: \(found.map { $0.entry.title }.joined(separator: ", "))")
+
+        let matches = CredentialMatcher().match(serviceIdentifier: "https://mail.example.com/inbox",
+                                                in: base.flatEntries.map { $0.entry })
+        check(matches.suggested.map { $0.title } == ["Company Mail"],
+              "match mail.example.com: \(matches.suggested.map { $0.title }.joined(separator: ", "))")
+
+        // Two copies edited apart: the remote renames Jira an hour later, the local adds an entry.
+        var local = base, remote = base
+        let jira = try base.resolveEntry(path: "Work/Jira").entry.uuid
+        try remote.editEntry(jira, now: KDBXTime(unixSeconds: 1_800_003_600)) { entry throws(EditFailure) in
+            entry.title = "Jira Cloud"
+        }
+        var note = local.newEntry()
+        note.title = "Local note"
+        _ = try local.addEntry(note, to: local.root.uuid, now: KDBXTime(unixSeconds: 1_800_000_000))
+        let merged = try VaultMerge.merge(local: local, remote: remote).vault
+        let titles = merged.flatEntries.map { $0.entry.title }
+        let history = merged.entry(withUUID: jira)?.history.count ?? -1
+        check(titles.contains("Jira Cloud") && titles.contains("Local note") && titles.count == 8 && history == 1,
+              "merge: \(titles.count) entries, Jira Cloud (history \(history)) and Local note kept")
+        return ok
+    } catch {
+        print("FAIL rules: \(error)")
+        return false
+    }
 }
 
 /// Every available hardware backend against the portable code: AES-256 known answers (FIPS 197
@@ -147,4 +204,45 @@ func listTitles(_ vault: Vault) {
             print("  \(path.isEmpty ? "" : path.joined(separator: "/") + "/")\(entry.title)")
         }
     }
+}
+
+/// Opens the demo vault as KeePass saved it with Argon2d at 64 MiB, 2 iterations, 2 lanes (what a
+/// new vault gets in KeePassXC; on wasm32 the heap grows memory for the matrix). Built for wasm32
+/// only (`-D MYPASS_DEMO_ARGON2_64MIB`): build.sh checks its line there; at -Onone under qemu the
+/// 64 MiB derivation would cost minutes of CI.
+func defaultCostVault() -> Bool {
+    do throws(KDBXError) {
+        let key = try CompositeKey(password: ProtectedString("demo"), keyFileContents: nil)
+        let (header, _) = try KDBXHeader.read(from: argon2d64MiBVaultBytes[...])
+        var memory: UInt64 = 0
+        if case .argon2(let settings) = header.kdf.settings { memory = settings.memoryBytes }
+        let vault = try KDBXCodec.open(argon2d64MiBVaultBytes, key: key)
+        print("opened the Argon2d vault (memory \(memory) bytes): \(vault.allEntries.count) entries")
+        return true
+    } catch {
+        print("FAIL Argon2d 64 MiB vault: \(error)")
+        return false
+    }
+}
+
+/// A wrong password and a damaged file end in their typed errors.
+func typedErrors() -> Bool {
+    var ok = true
+    func expectError(_ name: String, _ file: [UInt8], _ password: String, _ expected: KDBXError.Code) {
+        do throws(KDBXError) {
+            let key = try CompositeKey(password: ProtectedString(password), keyFileContents: nil)
+            _ = try KDBXCodec.open(file, key: key)
+            print("FAIL \(name): opened")
+            ok = false
+        } catch {
+            let passed = error.code == expected
+            ok = ok && passed
+            print("\(passed ? "ok" : "FAIL") \(name): \(error.code.rawValue)")
+        }
+    }
+    expectError("wrong password", demoVaultBytes, "Demo", .wrongKey)
+    var damaged = demoVaultBytes
+    damaged[damaged.count - 40] ^= 0x01
+    expectError("damaged file", damaged, "demo", .corruptedFile)
+    return ok
 }

@@ -17,7 +17,7 @@ extension Entry {
         if matches.count > 1 {
             throw CoreError(.ambiguous, "'\(name)' matches the fields \(matches.map { "'\($0.key)'" }.joined(separator: " and ")); give the name exactly")
         }
-        let names = Entry.StandardField.all.filter { field(named: $0) != nil } + customFields.map(\.key)
+        let names = Entry.StandardField.all.filter { field(named: $0) != nil } + customFields.map { $0.key }
         let close = Vault.suggestions(for: name, among: names)
         if !close.isEmpty { throw CoreError(.notFound, "no field '\(name)'" + Vault.didYouMean(close)) }
         throw CoreError(.notFound, "no field '\(name)'; its fields: " + names.map { "'\($0)'" }.joined(separator: ", "))

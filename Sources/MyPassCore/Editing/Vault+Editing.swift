@@ -1,5 +1,14 @@
 import MyPassKDBX
 
+/// What an edit body of ``Vault/editEntry(_:now:_:)`` and ``Vault/editGroup(_:now:_:)`` may
+/// throw: any error in the package build (errors other than ``CoreError`` come wrapped as
+/// ``CoreError/Code/invalidOperation``), ``CoreError`` in Embedded Swift, which has no untyped throws.
+#if hasFeature(Embedded)
+public typealias EditFailure = CoreError
+#else
+public typealias EditFailure = any Error
+#endif
+
 /// What a delete did.
 public enum DeletionOutcome: Sendable, Equatable {
     /// The object was moved into the recycle bin (group UUID given).
@@ -46,7 +55,7 @@ extension Vault {
     ///   errors other than ``CoreError`` come wrapped as ``CoreError/Code/invalidOperation``).
     @discardableResult
     public mutating func editEntry(_ uuid: KDBXUUID, now: KDBXTime,
-                                   _ body: (inout Entry) throws -> Void) throws(CoreError) -> Bool {
+                                   _ body: (inout Entry) throws(EditFailure) -> Void) throws(CoreError) -> Bool {
         guard let before = entry(withUUID: uuid) else {
             throw CoreError(.notFound, "no such entry", location: uuid.hexString)
         }
@@ -141,7 +150,11 @@ extension Vault {
 
     /// Runs an edit body, passing ``CoreError``s through and wrapping any other error as
     /// ``CoreError/Code/invalidOperation`` with the original as ``CoreError/underlying``.
-    private static func run<T>(_ body: (inout T) throws -> Void, on value: inout T) throws(CoreError) {
+    /// (In Embedded Swift, which has no untyped throws, an edit body throws ``CoreError`` only.)
+    private static func run<T>(_ body: (inout T) throws(EditFailure) -> Void, on value: inout T) throws(CoreError) {
+        #if hasFeature(Embedded)
+        try body(&value)
+        #else
         do {
             try body(&value)
         } catch let error as CoreError {
@@ -149,6 +162,7 @@ extension Vault {
         } catch {
             throw CoreError(.invalidOperation, "the edit failed: \(error)", underlying: error)
         }
+        #endif
     }
 
     // MARK: - Groups
@@ -170,7 +184,7 @@ extension Vault {
     /// `now`. Groups keep no history. `body` cannot change the UUID, entries or subgroups.
     @discardableResult
     public mutating func editGroup(_ uuid: KDBXUUID, now: KDBXTime,
-                                   _ body: (inout Group) throws -> Void) throws(CoreError) -> Bool {
+                                   _ body: (inout Group) throws(EditFailure) -> Void) throws(CoreError) -> Bool {
         guard let before = group(withUUID: uuid) else {
             throw CoreError(.notFound, "no such group", location: uuid.hexString)
         }

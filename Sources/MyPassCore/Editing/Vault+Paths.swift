@@ -229,7 +229,7 @@ extension Vault {
     /// A UUID written as 32 hex digits (with optional dashes and braces), or nil.
     public static func uuid(from text: String) -> KDBXUUID? {
         let digits = text.filter { $0 != "-" && $0 != "{" && $0 != "}" }
-        guard digits.count == 32, digits.allSatisfy(\.isHexDigit) else { return nil }
+        guard digits.count == 32, digits.allSatisfy({ $0.isHexDigit }) else { return nil }
         return KDBXUUID(hex: digits.lowercased())
     }
 }

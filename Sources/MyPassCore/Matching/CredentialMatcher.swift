@@ -140,6 +140,6 @@ public struct CredentialMatcher: Sendable {
         }
         ranked.sort { $0.kind != $1.kind ? $0.kind < $1.kind : $0.index < $1.index }
         return CredentialMatches(
-            suggested: ranked.map { candidates[$0.index] }, kinds: ranked.map(\.kind), others: others)
+            suggested: ranked.map { candidates[$0.index] }, kinds: ranked.map { $0.kind }, others: others)
     }
 }

@@ -30,7 +30,7 @@ extension Entry: CredentialCandidate {
         if !url.isEmpty { urls.append(url) }
         var numbered = additional
         numbered.sort { $0.0 < $1.0 }
-        urls.append(contentsOf: numbered.map(\.1).filter { !$0.isEmpty })
+        urls.append(contentsOf: numbered.map { $0.1 }.filter { !$0.isEmpty })
         return urls
     }
 }

@@ -1,4 +1,6 @@
+#if !hasFeature(Embedded)
 import Foundation
+#endif
 
 extension HostName {
     /// The readable reference parser that ``init(_:)`` replaced (Character and Unicode scalar
@@ -27,8 +29,14 @@ extension HostName {
                       label.utf8.allSatisfy({ HostName.referenceIsASCIIHostByte($0) }) else { return false }
                 result.append(label)
             } else {
-                // IDNA compares the NFC form (RFC 5891 §5.2): `u` + U+0308 is `ü`.
-                guard let encoded = Punycode.encode(label.precomposedStringWithCanonicalMapping), encoded.utf8.count + 4 <= 63 else { return false }
+                // IDNA compares the NFC form (RFC 5891 §5.2): `u` + U+0308 is `ü`. Embedded Swift
+                // has no public NFC: there a label is taken as typed (composed, as nearly all are).
+                #if hasFeature(Embedded)
+                let composed = label
+                #else
+                let composed = label.precomposedStringWithCanonicalMapping
+                #endif
+                guard let encoded = Punycode.encode(composed), encoded.utf8.count + 4 <= 63 else { return false }
                 result.append("xn--" + encoded)
             }
             return true
@@ -83,7 +91,14 @@ extension HostName {
         let lower = text.lowercased()
         guard !lower.isEmpty, lower.utf8.allSatisfy({ isHexDigit($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") })
         else { return nil }
-        let halves = lower.split(separator: "::", omittingEmptySubsequences: false).map(String.init)
+        // Split on "::" (a loop: String separators need _StringProcessing, which Embedded lacks).
+        var halves: [String] = []
+        var rest = Substring(lower)
+        while let index = rest.indices.first(where: { rest[$0...].hasPrefix("::") }) {
+            halves.append(String(rest[..<index]))
+            rest = rest[rest.index(index, offsetBy: 2)...]
+        }
+        halves.append(String(rest))
         guard halves.count <= 2 else { return nil }
         func groups(_ part: String) -> [UInt16]? {
             if part.isEmpty { return [] }

@@ -14,7 +14,7 @@ public enum Punycode {
     /// - Returns: the basic code points in order, a `-` when there were any, then the deltas
     ///   (RFC 3492 §6.3). `"bücher"` gives `"bcher-kva"`.
     public static func encode(_ label: String) -> String? {
-        let input = label.unicodeScalars.map(\.value)
+        let input = label.unicodeScalars.map { $0.value }
         var output: [UInt8] = input.filter { $0 < 0x80 }.map { UInt8($0) }
         let basicCount = output.count
         var handled = basicCount

@@ -1,4 +1,11 @@
 extension ServiceAddress {
+    /// A scalar a URI scheme may hold after its first letter: ASCII letters, digits, + - .
+    private static func isSchemeScalar(_ scalar: Unicode.Scalar) -> Bool {
+        guard scalar.isASCII else { return false }
+        if scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) { return true }
+        return scalar == "+" || scalar == "-" || scalar == "."
+    }
+
     /// The readable reference parser that ``init(parsing:)`` replaced (Character scanning of a
     /// `Substring`): same results for every input, `nil`s included. ``init(parsing:)`` still
     /// takes this path for text with a non-ASCII byte, where Characters (grapheme clusters) and
@@ -8,15 +15,14 @@ extension ServiceAddress {
         while let last = rest.last, last == " " || last == "\t" || last == "\n" || last == "\r" { rest = rest.dropLast() }
         guard !rest.isEmpty else { return nil }
         var scheme: String?
-        if let range = rest.firstRange(of: "://") {
-            let candidate = rest[rest.startIndex..<range.lowerBound]
+        if let separator = rest.indices.first(where: { rest[$0...].hasPrefix("://") }) {
+            let candidate = rest[rest.startIndex..<separator]
             // A scheme is a letter followed by letters, digits, + - . (RFC 3986 §3.1).
             guard let first = candidate.unicodeScalars.first, first.properties.isAlphabetic, first.isASCII,
-                  candidate.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic
-                      || ("0"..."9").contains($0) || $0 == "+" || $0 == "-" || $0 == ".") })
+                  candidate.unicodeScalars.allSatisfy(isSchemeScalar)
             else { return nil }
             scheme = candidate.lowercased()
-            rest = rest[range.upperBound...]
+            rest = rest[rest.index(separator, offsetBy: 3)...]
         } else if rest.hasPrefix("//") {
             rest = rest.dropFirst(2)
         }

@@ -1,3 +1,4 @@
+import MyPassBytes
 import MyPassKDBX
 
 /// The comparisons the merge makes, as KeePass makes them (`TimeUtil.Compare`, `PwEntry.EqualsEntry`).
@@ -79,7 +80,7 @@ enum MergeComparison {
     /// `ProtectedBinary.Equals` compares them.
     private static func sameAttachments(_ a: [Attachment], _ b: [Attachment], ignoringProtection: Bool) -> Bool {
         guard a.count == b.count else { return false }
-        let byName = Dictionary(b.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let byName = firstByKey(b) { $0.name }
         return a.allSatisfy { attachment in
             guard let other = byName[attachment.name] else { return false }
             if ignoringProtection {
@@ -87,6 +88,15 @@ enum MergeComparison {
             }
             return other == attachment
         }
+    }
+
+    /// `items` by `key`, the first of several with the same key kept (what
+    /// `Dictionary(_:uniquingKeysWith:)` gives, without its rethrowing cast, which Embedded Swift lacks).
+    static func firstByKey<Key: Hashable, Item>(_ items: [Item], _ key: (Item) -> Key) -> [Key: Item] {
+        var out: [Key: Item] = [:]
+        out.reserveCapacity(items.count)
+        for item in items where out[key(item)] == nil { out[key(item)] = item }
+        return out
     }
 
     /// Tags in any order, repeats aside.

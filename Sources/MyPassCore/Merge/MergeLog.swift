@@ -101,8 +101,8 @@ enum MergeLog {
         setting("recycleBinUUID", old.recycleBinUUID != new.recycleBinUUID)
         setting("entryTemplatesGroup", old.entryTemplatesGroup != new.entryTemplatesGroup)
         setting("customData", !sameMetaCustomData(old.customData, new.customData))
-        let oldIcons = Dictionary(old.customIcons.map { ($0.uuid, $0) }, uniquingKeysWith: { first, _ in first })
-        let newIcons = Dictionary(new.customIcons.map { ($0.uuid, $0) }, uniquingKeysWith: { first, _ in first })
+        let oldIcons = MergeComparison.firstByKey(old.customIcons) { $0.uuid }
+        let newIcons = MergeComparison.firstByKey(new.customIcons) { $0.uuid }
         for icon in new.customIcons {
             if let before = oldIcons[icon.uuid] {
                 if before != icon { out.append(MergeChange(kind: .updated, object: .customIcon, uuid: icon.uuid, path: [])) }

@@ -27,8 +27,8 @@ struct MergeTree {
         var own = group
         own.entries = []
         own.groups = []
-        nodes[group.uuid] = Node(group: own, entries: group.entries.map(\.uuid),
-                                 groups: group.groups.map(\.uuid), parent: parent)
+        nodes[group.uuid] = Node(group: own, entries: group.entries.map { $0.uuid },
+                                 groups: group.groups.map { $0.uuid }, parent: parent)
         for entry in group.entries {
             entries[entry.uuid] = entry
             entryParents[entry.uuid] = group.uuid

@@ -124,7 +124,7 @@ extension VaultMerger {
         if !removed.isEmpty { meta.customIcons.removeAll { removed.contains($0.uuid) } }
         // KeePass's `FixCustomIconRefs`: no group, entry or history item keeps a reference to an icon
         // the merged vault does not hold.
-        let held = Set(meta.customIcons.map(\.uuid))
+        let held = Set(meta.customIcons.map { $0.uuid })
         for uuid in Array(tree.nodes.keys) {
             if let icon = tree.nodes[uuid]!.group.customIconUUID, !held.contains(icon) {
                 tree.nodes[uuid]!.group.customIconUUID = nil
@@ -148,14 +148,12 @@ extension VaultMerger {
     /// raise a KDBX 3.1 or 4.0 vault to 4.1, locking out KeePass before 2.48 and 3.1-only apps.
     mutating func dropTimesTheLocalVersionCannotHold() {
         guard local.format.version < .v4_1 else { return }
-        let localItemTimes = Dictionary(local.meta.customData.map { ($0.key, $0.lastModification) },
-                                        uniquingKeysWith: { first, _ in first })
-        for index in meta.customData.indices where (localItemTimes[meta.customData[index].key] ?? nil) == nil {
+        let localItems = MergeComparison.firstByKey(local.meta.customData) { $0.key }
+        for index in meta.customData.indices where localItems[meta.customData[index].key]?.lastModification == nil {
             meta.customData[index].lastModification = nil
         }
-        let localIconTimes = Dictionary(local.meta.customIcons.map { ($0.uuid, $0.lastModification) },
-                                        uniquingKeysWith: { first, _ in first })
-        for index in meta.customIcons.indices where (localIconTimes[meta.customIcons[index].uuid] ?? nil) == nil {
+        let localIcons = MergeComparison.firstByKey(local.meta.customIcons) { $0.uuid }
+        for index in meta.customIcons.indices where localIcons[meta.customIcons[index].uuid]?.lastModification == nil {
             meta.customIcons[index].lastModification = nil
         }
     }

@@ -128,7 +128,7 @@ extension VaultMerger {
             if newPivot - 1 > low { ranges.append((low, newPivot - 1)) }
             if newPivot + 1 < high { ranges.append((newPivot + 1, high)) }
         }
-        return blocks.flatMap(\.items)
+        return blocks.flatMap { $0.items }
     }
 
     /// KeePass's `PartitionConsec`: runs of list items that follow each other in both pools

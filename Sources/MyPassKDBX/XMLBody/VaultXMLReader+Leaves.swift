@@ -1,4 +1,5 @@
 import MyPassBytes
+import MyPassCrypto
 import MyPassXML
 
 extension VaultXMLReader {

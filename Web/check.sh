@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# MyPass in a web page, checked in headless Chromium: serves the page (Web/) and the wasm module
+# (built by Embedded/build.sh) on 127.0.0.1, lets Web/test/check.js use the page as a person would
+# (pick a vault, type the password, search, open an entry, edit, add, save a copy, lock), and
+# compares what the page showed with `mypass` on the same files; the copy the page saved must open
+# in KeePass (kporacle dump) and keepassxc-cli with the changes; a wrong password, a damaged file,
+# a file that is no vault and an Argon2 memory beyond what wasm32 can hold must show their errors.
+# Prints `web: N/N checks` last; exits 1 when a check fails.
+#
+# Usage: Web/check.sh   (MYPASS: the mypass binary, default .build/release/mypass, built if missing;
+#        CHROMIUM: the browser, default chromium, installed from Debian when missing and running as
+#        root; MYPASS_WASM: a mypass.wasm to use instead of building it with Embedded/build.sh)
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(dirname "$here")"
+cd "$root"
+started=$SECONDS
+chromium="${CHROMIUM:-chromium}"
+if ! command -v "$chromium" >/dev/null && [[ $(id -u) == 0 ]]; then
+  echo "web: installing chromium"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+fi
+command -v "$chromium" >/dev/null || { echo "web: chromium is missing"; exit 1; }
+mypass="${MYPASS:-$root/.build/release/mypass}"
+[[ -x $mypass ]] || swift build -c release --product mypass
+if [[ -n ${MYPASS_WASM:-} ]]; then
+  wasm="$MYPASS_WASM"
+else
+  wasm="$root/.build/embedded/wasm32-unknown-none-wasm/mypass.wasm"
+  Embedded/build.sh --ci wasm32-unknown-none-wasm >"$root/.build/embedded/web-build.log" 2>&1 \
+    || { echo "web: building the wasm module failed (.build/embedded/web-build.log)"; exit 1; }
+fi
+
+work="$(mktemp -d)"
+server_pid="" browser_pid=""
+cleanup() {
+  [[ -n $browser_pid ]] && kill "$browser_pid" 2>/dev/null && wait "$browser_pid" 2>/dev/null
+  [[ -n $server_pid ]] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+site="$work/site"
+mkdir -p "$site/test/vaults"
+cp "$here"/index.html "$here"/app.js "$here"/mypass.js "$site/"
+cp "$wasm" "$site/mypass.wasm"
+cp "$here"/test/check.html "$here"/test/check.js "$site/test/"
+cp Vectors/demo/demo.kdbx Vectors/demo/argon2d-64mib.kdbx "$site/test/vaults/"
+
+python3 "$here/test/server.py" "$site" "$work/port" "$work/report.json" &
+server_pid=$!
+for _ in $(seq 100); do [[ -s $work/port ]] && break; sleep 0.05; done
+port="$(cat "$work/port")"
+# Headless, no network but the loopback server, a profile of its own.
+"$chromium" --headless=new --no-sandbox --disable-gpu --no-first-run --no-default-browser-check \
+  --disable-extensions --disable-background-networking --disable-sync --disable-component-update \
+  --enable-logging=stderr --user-data-dir="$work/profile" --host-resolver-rules="MAP * ~NOTFOUND, EXCLUDE 127.0.0.1" ${CHROMIUM_FLAGS:-} \
+  "http://127.0.0.1:$port/test/check.html" >"$work/chromium.log" 2>&1 &
+browser_pid=$!
+for _ in $(seq 2400); do [[ -s $work/report.json ]] && break; sleep 0.1; done
+[[ -s $work/report.json ]] || { echo "web: the page reported nothing in 240 s"; grep -a CONSOLE "$work/chromium.log" | tail -n 20; exit 1; }
+kill "$browser_pid" 2>/dev/null; wait "$browser_pid" 2>/dev/null || true; browser_pid=""
+
+# What the reference tools say about the same files.
+echo demo | "$mypass" ls Vectors/demo/demo.kdbx --json >"$work/ls.json"
+echo demo | "$mypass" ls Vectors/demo/demo.kdbx --json --search example >"$work/ls-example.json"
+echo demo | "$mypass" ls Vectors/demo/demo.kdbx --json --search 2FA >"$work/ls-2fa.json"
+# (timed: the page's open of the same vault is printed beside it, a figure, not a check)
+echo demo | /usr/bin/time -f "%e %U %S" -o "$work/native-time.txt" "$mypass" ls Vectors/demo/argon2d-64mib.kdbx --json >"$work/ls-argon2.json"
+echo demo | "$mypass" show Vectors/demo/demo.kdbx Work/GitHub --json --reveal --time 1700000000 >"$work/show.json"
+python3 - "$work/report.json" "$work/saved.kdbx" <<'PY'
+import base64, json, sys
+report = json.load(open(sys.argv[1]))
+open(sys.argv[2], "wb").write(base64.b64decode(report.get("savedBase64", "")))
+PY
+/work/shared/tools/kporacle/kporacle dump "$work/saved.kdbx" --pw demo >"$work/saved-dump.json" 2>&1 || true
+keepassxc-cli show -q -a UserName "$work/saved.kdbx" Work/GitHub <<<demo >"$work/kxc-show.txt" 2>&1 || true
+keepassxc-cli ls -q -R -f "$work/saved.kdbx" <<<demo >"$work/kxc-ls.txt" 2>&1 || true
+echo demo | "$mypass" ls "$work/saved.kdbx" --json >"$work/ls-saved.json" 2>&1 || true
+
+status=0
+python3 "$here/test/compare.py" "$work" >"$work/checks.txt" || status=1
+echo "web: $((SECONDS - started)) s in all"
+cat "$work/checks.txt"
+exit $status
