@@ -148,9 +148,9 @@ extension Vault {
         }
     }
 
-    /// Runs an edit body, passing ``CoreError``s through and wrapping any other error as
-    /// ``CoreError/Code/invalidOperation`` with the original as ``CoreError/underlying``.
-    /// (In Embedded Swift, which has no untyped throws, an edit body throws ``CoreError`` only.)
+    /// Runs an edit body, passing `CoreError` values through and wrapping any other error as
+    /// `CoreError.Code.invalidOperation` with the original as its underlying error.
+    /// (In Embedded Swift, which has no untyped throws, an edit body throws `CoreError` only.)
     private static func run<T>(_ body: (inout T) throws(EditFailure) -> Void, on value: inout T) throws(CoreError) {
         #if hasFeature(Embedded)
         try body(&value)

@@ -1,7 +1,7 @@
 import MyPassKDBX
 
 /// The flat list of a vault for a screen that filters it as the user types: the same entries,
-/// order and rule as ``Vault/flatEntries`` and ``EntryList/displayedEntries(_:filter:searchText:)``,
+/// order and rule as `Vault.flatEntries` and ``EntryList/displayedEntries(_:filter:searchText:)``,
 /// kept compact for vaults of tens of thousands of entries.
 ///
 /// It keeps the vault value (shared copy-on-write with the caller's), and per entry only where it
@@ -10,7 +10,7 @@ import MyPassKDBX
 /// strings, and a ``FlatEntry`` is made only when one is asked for. A displayed list is a list of
 /// positions (``Position``) into the index: no entry is copied when the search text changes.
 public struct FlatEntryIndex: Sendable {
-    /// A position in the index: 0 for the first entry of ``Vault/flatEntries``' order.
+    /// A position in the index: 0 for the first entry of `Vault.flatEntries`' order.
     public typealias Position = Int
 
     /// The vault the index was made from.

@@ -259,7 +259,10 @@ public actor VaultSession {
     /// KeePass's Synchronize rules; the copy's KDF runs off the actor. Nothing is written: save once
     /// after merging every copy, then remove the merged ones (``VaultDocument/removeConflictCopy(_:)``
     /// through ``currentDocument()``).
-    /// - Parameter key: the copy's composite key; `nil`: the vault's.
+    /// - Parameters:
+    ///   - path: the copy's file path.
+    ///   - key: the copy's composite key; `nil`: the vault's.
+    ///   - progress: the copy's KDF progress, 0...1.
     /// - Returns: the merge's change log.
     /// - Throws: ``CoreError/Code/locked`` and what ``VaultDocument/mergeCopy(at:key:progress:)`` throws.
     @discardableResult
