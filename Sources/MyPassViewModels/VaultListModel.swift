@@ -54,7 +54,7 @@ public struct FlatEntries: RandomAccessCollection, Sendable {
     /// The number of entries.
     public var endIndex: Int { positions?.count ?? index?.count ?? 0 }
 
-    /// The entry at `offset` (made now: a ``FlatEntry`` with a copy of the model value).
+    /// The entry at `offset` (made now: a `FlatEntry` with a copy of the model value).
     public subscript(offset: Int) -> FlatEntry {
         guard let index else { preconditionFailure("an empty list has no entries") }
         return index[positions?[offset] ?? offset]
