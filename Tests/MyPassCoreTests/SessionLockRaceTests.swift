@@ -86,12 +86,12 @@ struct SessionLockRaceTests {
         }
         withUnsafeBytes(of: KDBXLimits.defaultMaxAESKDFRounds.littleEndian) { bytes.replaceSubrange((offset + 3)..<(offset + 11), with: $0) }
         try Data(bytes).write(to: url)
-        // The real KDF, slowed as on a slow device (1 ms more per progress report, about 12,000
-        // reports): with the CPU's AES instructions 200 million rounds take only a few seconds, which
+        // The real KDF, slowed as on a slow device (10 ms more per progress report, about 12,000
+        // reports: 20 % is 24 s, time enough for a starved test task to cancel): with the CPU's AES instructions 200 million rounds take only a few seconds, which
         // a loaded machine can spend before this task gets to cancel.
         let slowed = KeyDerivation { (key, kdf, limits, progress) throws(KDBXError) in
             try KeyDerivation.standard.transform(key, kdf, limits) { fraction in
-                usleep(1000)
+                usleep(10_000)
                 return progress?(fraction) ?? true
             }
         }

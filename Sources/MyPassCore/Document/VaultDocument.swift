@@ -223,6 +223,13 @@ public struct VaultDocument: Sendable {
         var left: [String] = []
         for name in stale {
             let path = directory + "/" + name
+            // A save that exchanged its file into place holds its lock on the file it moved out,
+            // which is now at its temporary path until it has merged it: in use, not stale.
+            if let held = try? fileSystem.lock(path, timeoutSeconds: 0) {
+                fileSystem.close(held)
+            } else if (try? fileSystem.status(path)) != nil {
+                continue
+            }
             do {
                 try fileSystem.remove(path)
                 removed.append(path)
