@@ -37,21 +37,23 @@ final class KDFCheckpoints: @unchecked Sendable {
     }
 
     /// Stops at the point until released. This blocks the thread running the KDF (one of the
-    /// concurrent pool's, as the real KDF does for seconds); bounded at 60 s so that a starved
-    /// pool ends in a failure, never a hang.
+    /// concurrent pool's, as the real KDF does for seconds); bounded at 10 minutes so that a
+    /// starved pool ends in a failure, never a hang. (At 60 s, a full test run on two cores, whose
+    /// other tests hold the pool's other thread in synchronous waits, starved the test's own task
+    /// past the bound: the KDF went on before the lock came, and the unlock won.)
     private func arrive(_ point: Point) {
         guard point == stopAt else { return }
         condition.lock()
         reached = true
         condition.broadcast()
-        let deadline = Date(timeIntervalSinceNow: 60)
+        let deadline = Date(timeIntervalSinceNow: 600)
         while !released && condition.wait(until: deadline) {}
         condition.unlock()
     }
 
-    /// Waits (bounded: 60 s, polling) until the derivation stopped at its point.
+    /// Waits (bounded: 10 minutes, polling) until the derivation stopped at its point.
     func waitUntilReached() async throws {
-        let deadline = ContinuousClock.now + .seconds(60)
+        let deadline = ContinuousClock.now + .seconds(600)
         while !condition.withLock({ reached }) {
             guard ContinuousClock.now < deadline else { throw CoreError(.io, "the KDF never reached its checkpoint") }
             try await Task.sleep(for: .milliseconds(1))
