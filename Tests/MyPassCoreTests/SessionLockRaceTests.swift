@@ -107,12 +107,16 @@ struct SessionLockRaceTests {
         // An unlock refused at once (a limit) reports nothing: stop waiting and let the checks fail.
         while reports.count < 2 && ended.count == 0 { try await Task.sleep(for: .milliseconds(5)) }
         #expect(ended.count == 0, "the unlock ended before the KDF reported progress")
+        let reportedBeforeCancel = reports.count
         task.cancel()
         await #expect(throws: CoreError(.cancelled)) { try await task.value }
         #expect(await session.isLocked)
         let fractions = reports.values
         #expect(fractions == fractions.sorted())
-        #expect(fractions.allSatisfy { $0 >= 0 && $0 < 0.2 })
+        #expect(fractions.allSatisfy { $0 >= 0 && $0 < 1 })
+        // The KDF stops at its next report after the cancel (a report already under way may still
+        // arrive), however long this task waited for a thread before it could cancel.
+        #expect(fractions.count - reportedBeforeCancel <= 2, "\(fractions.count - reportedBeforeCancel) reports after the cancel")
         // Calls on the actor were served while the KDF ran (it runs off the actor).
     }
 
