@@ -36,11 +36,12 @@ final class KDFCheckpoints: @unchecked Sendable {
         }
     }
 
-    /// Stops at the point until released. This blocks the thread running the KDF (one of the
-    /// concurrent pool's, as the real KDF does for seconds); bounded at 10 minutes so that a
-    /// starved pool ends in a failure, never a hang. (At 60 s, a full test run on two cores, whose
-    /// other tests hold the pool's other thread in synchronous waits, starved the test's own task
-    /// past the bound: the KDF went on before the lock came, and the unlock won.)
+    /// Stops at the point until released. This blocks the thread running the KDF (the session's
+    /// own KDF thread, outside the cooperative pool, as the real KDF holds it for seconds); bounded
+    /// at 10 minutes so that a lost release ends in a failure, never a hang. (When the session ran
+    /// the KDF on the cooperative pool, a full test run on two cores starved the test's own task:
+    /// the stopped KDF held one of the pool's two threads and other tests' synchronous waits the
+    /// other, until the bound let the KDF go on before the lock came, and the unlock won.)
     private func arrive(_ point: Point) {
         guard point == stopAt else { return }
         condition.lock()
@@ -69,12 +70,35 @@ final class KDFCheckpoints: @unchecked Sendable {
     }
 }
 
-/// Serialized: each case blocks one thread of the concurrent pool while it stops the KDF.
+/// Serialized: the cancelled KDF's slowed derivation and the stopped ones run one at a time.
 @Suite("Vault session: a lock during an unlock, and a cancelled KDF", .serialized)
 struct SessionLockRaceTests {
-    /// Here, not in the session suite: a KDF that runs for seconds holds one thread of the
-    /// concurrent pool (two on a 2-core machine), as the checkpoints above do; run beside them, the
-    /// two took both threads and neither test's own task could run until a 60 s deadline.
+    /// The KDF runs on a thread of its own, not on the cooperative pool, whose threads (one per
+    /// core) a KDF of seconds would take from every other task.
+    @Test func theKDFRunsOnAThreadOfItsOwn() async throws {
+        let dir = try TempDirectory()
+        let url = dir.file("vault.kdbx")
+        try TestVaultFile.write(to: url)
+        let names = ThreadNames()
+        let recording = KeyDerivation { (key, kdf, limits, progress) throws(KDBXError) in
+            names.add(Thread.current.name ?? "")
+            return try KeyDerivation.standard.transform(key, kdf, limits, progress)
+        }
+        let session = VaultSession(fileURL: url, options: VaultDocument.Options(keyDerivation: recording))
+        try await session.unlock(password: "correct horse")
+        #expect(names.values == ["MyPass KDF"])
+        // A copy's read (the merge of a conflict copy) too.
+        try await session.mergeCopy(at: url.path)
+        #expect(names.values == ["MyPass KDF", "MyPass KDF"])
+    }
+
+    final class ThreadNames: @unchecked Sendable {
+        private let lock = NSLock()
+        private var items: [String] = []
+        func add(_ value: String) { lock.withLock { items.append(value) } }
+        var values: [String] { lock.withLock { items } }
+    }
+
     @Test func theKDFReportsProgressAndStopsWhenTheTaskIsCancelled() async throws {
         let dir = try TempDirectory()
         let url = dir.file("slow.kdbx")

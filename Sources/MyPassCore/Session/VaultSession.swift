@@ -159,18 +159,20 @@ public actor VaultSession {
         lastActivity = clock.monotonicSeconds()
     }
 
-    /// Opens off the actor (`@concurrent`: on the global concurrent executor, also under the
-    /// nonisolated-nonsending default); the actor serves other calls while the KDF runs.
-    @concurrent
+    /// Opens off the actor and off the cooperative pool (on a thread of its own, see
+    /// ``KeyDerivationThread``); the actor serves other calls while the KDF runs.
     private nonisolated static func open(_ path: String, key: CompositeKey, options: VaultDocument.Options,
                                          progress: (@Sendable (Double) -> Void)?) async throws(CoreError) -> VaultDocument {
-        try VaultDocument.open(path, key: key, options: options, progress: handler(progress))
+        try await KeyDerivationThread.run { cancellation throws(CoreError) in
+            try VaultDocument.open(path, key: key, options: options, progress: handler(progress, cancellation))
+        }
     }
 
-    private nonisolated static func handler(_ progress: (@Sendable (Double) -> Void)?) -> KDFProgressHandler {
+    private nonisolated static func handler(_ progress: (@Sendable (Double) -> Void)?,
+                                            _ cancellation: KeyDerivationThread.Cancellation) -> KDFProgressHandler {
         { fraction in
             progress?(fraction)
-            return !Task.isCancelled
+            return !cancellation.isCancelled
         }
     }
 
@@ -240,10 +242,17 @@ public actor VaultSession {
         return report
     }
 
-    @concurrent
+    /// Saves off the actor and off the cooperative pool (see ``KeyDerivationThread``).
     private nonisolated static func save(_ document: inout VaultDocument,
                                          progress: (@Sendable (Double) -> Void)?) async throws(CoreError) -> VaultDocument.SaveReport {
-        try document.save(progress: handler(progress))
+        let copy = document
+        let (saved, report) = try await KeyDerivationThread.run { cancellation throws(CoreError) in
+            var saving = copy
+            let report = try saving.save(progress: handler(progress, cancellation))
+            return (saving, report)
+        }
+        document = saved
+        return report
     }
 
     // MARK: - Conflict copies
@@ -278,7 +287,9 @@ public actor VaultSession {
 
     private nonisolated static func readCopy(_ path: String, key: CompositeKey, options: VaultDocument.Options,
                                              progress: (@Sendable (Double) -> Void)?) async throws(CoreError) -> Vault {
-        try VaultDocument.readCopy(at: path, key: key, options: options, progress: handler(progress))
+        try await KeyDerivationThread.run { cancellation throws(CoreError) in
+            try VaultDocument.readCopy(at: path, key: key, options: options, progress: handler(progress, cancellation))
+        }
     }
 
     /// A task that finishes when `open` is called (for callers waiting on a running save).
