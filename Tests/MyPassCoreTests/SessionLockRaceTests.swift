@@ -81,7 +81,13 @@ struct SessionLockRaceTests {
         try TestVaultFile.write(to: url)
         let names = ThreadNames()
         let recording = KeyDerivation { (key, kdf, limits, progress) throws(KDBXError) in
+            // The kernel's name of the thread (Foundation's `Thread.current.name` can miss it on Linux).
+            #if os(Linux)
+            let name = (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? ""
+            names.add(name.trimmingCharacters(in: .newlines))
+            #else
             names.add(Thread.current.name ?? "")
+            #endif
             return try KeyDerivation.standard.transform(key, kdf, limits, progress)
         }
         let session = VaultSession(fileURL: url, options: VaultDocument.Options(keyDerivation: recording))

@@ -41,8 +41,14 @@ enum KeyDerivationThread {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, CoreError>, Never>) in
                 let thread = Thread {
                     // Named from inside: Foundation on Linux applies a name set before start only
-                    // to the object, and the thread keeps its creator's name.
+                    // to the object, and the thread keeps its creator's name. Even from inside it
+                    // names the kernel's thread only once `start()` has returned in the creating
+                    // thread (a race a loaded machine loses), so on Linux the name is also written
+                    // where `top -H` and debuggers read it.
                     Thread.current.name = threadName
+                    #if os(Linux)
+                    try? threadName.write(toFile: "/proc/thread-self/comm", atomically: false, encoding: .utf8)
+                    #endif
                     continuation.resume(returning: Result { () throws(CoreError) -> T in try work(cancellation) })
                 }
                 thread.stackSize = stackSize
