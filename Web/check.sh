@@ -17,6 +17,7 @@
 set -euo pipefail
 bench=0 runs=7
 if [[ ${1:-} == --bench ]]; then bench=1; runs=${2:-7}; fi
+[[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "usage: Web/check.sh [--bench [RUNS]]   (RUNS: a positive count)"; exit 2; }
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(dirname "$here")"
 cd "$root"
