@@ -13,7 +13,8 @@ function showError(error) {
 function renderList() {
   const list = $("list");
   list.replaceChildren();
-  for (const item of vault.list($("search").value)) {
+  const group = $("group").value;
+  for (const item of vault.list($("search").value, group ? [group] : [])) {
     const li = document.createElement("li");
     li.dataset.uuid = item.uuid;
     const title = document.createElement("span");
@@ -31,6 +32,24 @@ function renderList() {
     list.append(li);
   }
   $("status").textContent = `${list.children.length} entries`;
+}
+
+/** The group picker: every group below the root, indented by depth (the app's group filter with
+ *  one group chosen: that group and its subgroups). */
+function renderGroups() {
+  const picker = $("group");
+  const all = document.createElement("option");
+  all.value = "";
+  all.textContent = "All groups";
+  picker.replaceChildren(all);
+  for (const group of vault.groups()) {
+    if (group.path.length === 0) continue;
+    const option = document.createElement("option");
+    option.value = group.uuid;
+    option.textContent = "\u00a0\u00a0".repeat(group.path.length - 1) + group.name;
+    option.title = group.path.join(" › ");
+    picker.append(option);
+  }
 }
 
 function showEntry(uuid) {
@@ -70,6 +89,7 @@ $("unlock").addEventListener("submit", async (event) => {
     $("password").value = "";
     document.body.dataset.openMs = String(Math.round(performance.now() - started));
     $("vault").hidden = false;
+    renderGroups();
     renderList();
   } catch (error) {
     vault = null;
@@ -79,6 +99,7 @@ $("unlock").addEventListener("submit", async (event) => {
 });
 
 $("search").addEventListener("input", () => renderList());
+$("group").addEventListener("change", () => renderList());
 
 $("edit").addEventListener("submit", (event) => {
   event.preventDefault();
@@ -93,6 +114,7 @@ $("edit").addEventListener("submit", (event) => {
 $("add").addEventListener("click", () => {
   try {
     const uuid = vault.addEntry("", "New entry");
+    $("group").value = "";  // the new entry is in the root: show it
     renderList();
     showEntry(uuid);
   } catch (error) { showError(error); }
@@ -117,6 +139,7 @@ $("lock").addEventListener("click", () => {
   $("vault").hidden = true;
   $("details").hidden = true;
   $("list").replaceChildren();
+  $("group").replaceChildren();
   $("status").textContent = "locked";
 });
 

@@ -10,7 +10,14 @@
 # Usage: Web/check.sh   (MYPASS: the mypass binary, default .build/release/mypass, built if missing;
 #        CHROMIUM: the browser, default chromium, installed from Debian when missing and running as
 #        root; MYPASS_WASM: a mypass.wasm to use instead of building it with Embedded/build.sh)
+#        Web/check.sh --bench [RUNS]   (not run by CI): opens the KeePass-default vault (Argon2d
+#        64 MiB, 2 iterations, 2 lanes) RUNS times (default 7) in the page (Web/test/bench.js, the ES
+#        module, one thread) and with native `mypass ls`, alternating, and prints the medians of wall
+#        and CPU time (the page's: every Chromium process's, from /proc) and the page/native ratios.
 set -euo pipefail
+bench=0 runs=7
+if [[ ${1:-} == --bench ]]; then bench=1; runs=${2:-7}; fi
+[[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "usage: Web/check.sh [--bench [RUNS]]   (RUNS: a positive count)"; exit 2; }
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(dirname "$here")"
 cd "$root"
@@ -45,9 +52,16 @@ site="$work/site"
 mkdir -p "$site/test/vaults"
 cp "$here"/index.html "$here"/app.js "$here"/mypass.js "$site/"
 cp "$wasm" "$site/mypass.wasm"
-cp "$here"/test/check.html "$here"/test/check.js "$site/test/"
+cp "$here"/test/check.html "$here"/test/check.js "$here"/test/bench.html "$here"/test/bench.js "$site/test/"
 cp Vectors/demo/demo.kdbx Vectors/demo/argon2d-64mib.kdbx "$site/test/vaults/"
 
+if ((bench)); then
+  export MYPASS_BENCH_NATIVE="$mypass" MYPASS_BENCH_VAULT="$root/Vectors/demo/argon2d-64mib.kdbx"
+  export MYPASS_BENCH_BROWSER_PID="$work/browser.pid"
+  page="test/bench.html?runs=$runs"
+else
+  page="test/check.html"
+fi
 python3 "$here/test/server.py" "$site" "$work/port" "$work/report.json" &
 server_pid=$!
 for _ in $(seq 100); do [[ -s $work/port ]] && break; sleep 0.05; done
@@ -56,16 +70,42 @@ port="$(cat "$work/port")"
 "$chromium" --headless=new --no-sandbox --disable-gpu --no-first-run --no-default-browser-check \
   --disable-extensions --disable-background-networking --disable-sync --disable-component-update \
   --enable-logging=stderr --user-data-dir="$work/profile" --host-resolver-rules="MAP * ~NOTFOUND, EXCLUDE 127.0.0.1" ${CHROMIUM_FLAGS:-} \
-  "http://127.0.0.1:$port/test/check.html" >"$work/chromium.log" 2>&1 &
+  "http://127.0.0.1:$port/$page" >"$work/chromium.log" 2>&1 &
 browser_pid=$!
+echo "$browser_pid" >"$work/browser.pid"
 for _ in $(seq 2400); do [[ -s $work/report.json ]] && break; sleep 0.1; done
 [[ -s $work/report.json ]] || { echo "web: the page reported nothing in 240 s"; grep -a CONSOLE "$work/chromium.log" | tail -n 20; exit 1; }
 kill "$browser_pid" 2>/dev/null; wait "$browser_pid" 2>/dev/null || true; browser_pid=""
+
+if ((bench)); then
+  echo "web: bench on $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at the end"
+  python3 - "$work/report.json" "$(stat -c %s "$wasm")" <<'PY'
+import json, statistics, sys
+report = json.load(open(sys.argv[1]))
+if report.get("failure"):
+    print("web: bench failed: " + report["failure"]); sys.exit(1)
+page, native = report["page"], report["native"]
+if any(run["status"] != 0 for run in native) or {run["entries"] for run in page} != {run["entries"] for run in native}:
+    print("web: bench: the page and mypass did not list the same vault"); sys.exit(1)
+median = lambda runs, key: statistics.median(run[key] for run in runs)
+print(f"web: bench: Argon2d 64 MiB vault (KeePass's default cost), open and list, {len(page)} runs each, alternating; mypass.wasm {int(sys.argv[2]):,} bytes")
+for key in ("wall", "cpu"):
+    p, n = median(page, key), median(native, key)
+    runs = lambda rs: " ".join(f"{run[key] * 1000:.0f}" for run in rs)
+    print(f"web: bench {key:4}: page median {p * 1000:.0f} ms, native mypass ls median {n * 1000:.0f} ms, page/native {p / n:.2f}x"
+          f"  (page: {runs(page)}; native: {runs(native)})")
+PY
+  exit
+fi
 
 # What the reference tools say about the same files.
 echo demo | "$mypass" ls Vectors/demo/demo.kdbx --json >"$work/ls.json"
 echo demo | "$mypass" ls Vectors/demo/demo.kdbx --json --search example >"$work/ls-example.json"
 echo demo | "$mypass" ls Vectors/demo/demo.kdbx --json --search 2FA >"$work/ls-2fa.json"
+echo demo | "$mypass" groups Vectors/demo/demo.kdbx --json >"$work/groups.json"
+echo demo | "$mypass" ls Vectors/demo/demo.kdbx --json --group Work >"$work/ls-work.json"
+echo demo | "$mypass" ls Vectors/demo/demo.kdbx --json --group Work/Email >"$work/ls-work-email.json"
+echo demo | "$mypass" ls Vectors/demo/demo.kdbx --json --group Personal --search example >"$work/ls-personal-example.json"
 # (timed: the page's open of the same vault is printed beside it, a figure, not a check)
 echo demo | /usr/bin/time -f "%e %U %S" -o "$work/native-time.txt" "$mypass" ls Vectors/demo/argon2d-64mib.kdbx --json >"$work/ls-argon2.json"
 echo demo | "$mypass" show Vectors/demo/demo.kdbx Work/GitHub --json --reveal --time 1700000000 >"$work/show.json"

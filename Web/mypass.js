@@ -6,7 +6,8 @@
 //   import { MyPass } from "./mypass.js";
 //   const mypass = await MyPass.load(new URL("mypass.wasm", import.meta.url));
 //   const vault = mypass.open(fileBytes, "password", keyFileBytesOrNull);   // throws MyPassError
-//   vault.list("search text");          // [{uuid, title, username, url, path, tags}], the app's flat list
+//   vault.list("search text", [groupUUID]); // [{uuid, title, username, url, path, tags}], the app's flat list
+//   vault.groups();                     // [{uuid, name, path, entries}], the group tree for a picker
 //   vault.entry(uuid, unixSeconds);     // {uuid, path, fields: {name: {value, protected}}, tags, totp}
 //   vault.setField(uuid, "UserName", "sam", false); vault.addEntry("Work", "Title");
 //   const bytes = vault.save();         // Uint8Array: a KDBX file, fresh seeds and IVs
@@ -166,13 +167,23 @@ export class Vault {
   }
 
   /** The app's flat list: current entries of searchable groups (not the recycle bin), each with
-   *  its breadcrumb; with `search`, those whose title, user name, URL or a tag contains it. */
-  list(search = "") {
-    const m = this.mypass, text = m.put(search);
+   *  its breadcrumb; with `search`, those whose title, user name, URL or a tag contains it; with
+   *  `groups` (UUIDs from `groups()`), those in one of these groups or their subgroups (the app's
+   *  group filter; the recycle bin's entries too when it is chosen).
+   *  @throws MyPassError notFound for a group that is not in the vault. */
+  list(search = "", groups = []) {
+    const m = this.mypass, text = m.put(search), ids = m.put(groups.join(""));
     try {
-      m.check(m.call("mypass_list", this.handle, text[0], text[1]));
+      m.check(m.call("mypass_list", this.handle, text[0], text[1], ids[0], ids[1]));
       return m.takeJSON();
-    } finally { m.release(text); }
+    } finally { m.release(text); m.release(ids); }
+  }
+
+  /** The group tree in pre-order, the root first (path []): [{uuid, name, path, entries}]. */
+  groups() {
+    const m = this.mypass;
+    m.check(m.call("mypass_groups", this.handle));
+    return m.takeJSON();
   }
 
   /** One entry: every field (protected values included: the caller shows or hides them), tags and

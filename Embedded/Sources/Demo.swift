@@ -6,7 +6,8 @@ import MyPassKDBX
 
 /// The embedded demo: the AES and SHA-2 backends in use, known answers of the primitives, the
 /// hardware backends against the portable code, then a vault round trip on the demo vault (open
-/// with its password, list titles, rename one entry, save, reopen, list again). Prints one line
+/// with its password, list titles, rename one entry, save, reopen, list again), MyPassCore's rules
+/// (TOTP, search, match, edit, merge), its generator and import parsers. Prints one line
 /// per check; `build.sh` compares the output with `expected-output.txt`, and the first line
 /// (`backend ...`) with the backends it expects on the target.
 /// - Returns: whether every check passed.
@@ -27,6 +28,7 @@ func runDemo() -> Bool {
     #endif
     ok = typedErrors() && ok
     ok = vaultRules() && ok
+    ok = generatorAndImport() && ok
     print(ok ? "all checks passed" : "SOME CHECKS FAILED")
     return ok
 }

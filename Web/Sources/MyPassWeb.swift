@@ -239,16 +239,34 @@ func mypassClose(_ handle: Int32) {
 // MARK: - List and entries
 
 /// The app's flat list (current entries of searchable groups, in group pre-order) filtered by the
-/// search text (title, user name, URL, tags; case and Latin diacritics folded), as JSON: an array
-/// of {uuid, title, username, url, path, tags} (`mypass ls --json`).
+/// group filter and the search text (title, user name, URL, tags; case and Latin diacritics
+/// folded), as JSON: an array of {uuid, title, username, url, path, tags} (`mypass ls --json`).
+/// The group filter (Core's `GroupFilter`, as the app's) is group UUIDs, 32 hex digits each, one
+/// after the other (length 0 or -1: no filter); each selects its group and subgroups, the recycle
+/// bin's entries included when it is selected (`mypass ls --group`).
+/// - Returns: 0, or invalidArgument (handle, text, UUIDs), notFound (a group not in the vault).
 @_expose(wasm, "mypass_list")
 @_cdecl("mypass_list")
-func mypassList(_ handle: Int32, _ search: UnsafePointer<UInt8>?, _ searchLength: Int32) -> Int32 {
+func mypassList(_ handle: Int32, _ search: UnsafePointer<UInt8>?, _ searchLength: Int32,
+                _ groups: UnsafePointer<UInt8>?, _ groupsLength: Int32) -> Int32 {
     guard let open = WebState.vaults[handle] else { return WebState.fail(.invalidArgument, "no such vault handle") }
     guard let text = textArgument(search, max(searchLength, 0)) else { return WebState.fail(.invalidArgument, "search text is not UTF-8") }
+    guard let ids = textArgument(groups, max(groupsLength, 0)), ids.utf8.count % 32 == 0 else {
+        return WebState.fail(.invalidArgument, "group UUIDs are 32 hex digits each")
+    }
+    var filter = GroupFilter()
+    var rest = Substring(ids)
+    while !rest.isEmpty {
+        guard let id = KDBXUUID(hex: String(rest.prefix(32))) else {
+            return WebState.fail(.invalidArgument, "group UUIDs are 32 hex digits each")
+        }
+        guard open.vault.root.group(withUUID: id) != nil else { return WebState.fail(.notFound, "no such group") }
+        filter.select(id, in: open.vault.root)
+        rest = rest.dropFirst(32)
+    }
     var json = JSONWriter()
     json.beginArray()
-    for item in EntryList.displayedEntries(open.vault.flatEntries, filter: GroupFilter(), searchText: text) {
+    for item in EntryList.displayedEntries(open.vault.flatEntries, filter: filter, searchText: text) {
         json.beginObject()
         json.key("uuid"); json.string(item.entry.uuid.hexString)
         json.key("title"); json.string(item.entry.title)
@@ -256,6 +274,28 @@ func mypassList(_ handle: Int32, _ search: UnsafePointer<UInt8>?, _ searchLength
         json.key("url"); json.string(item.entry.url)
         json.key("path"); json.strings(item.breadcrumb)
         json.key("tags"); json.strings(item.entry.tags)
+        json.endObject()
+    }
+    json.endArray()
+    WebState.setResult(taking: json.take())
+    return 0
+}
+
+/// The group tree for a group picker, as JSON: an array of {uuid, name, path, entries} in
+/// pre-order, the root first with an empty path (`mypass groups --json`).
+/// - Returns: 0, or invalidArgument (handle).
+@_expose(wasm, "mypass_groups")
+@_cdecl("mypass_groups")
+func mypassGroups(_ handle: Int32) -> Int32 {
+    guard let open = WebState.vaults[handle] else { return WebState.fail(.invalidArgument, "no such vault handle") }
+    var json = JSONWriter()
+    json.beginArray()
+    for located in open.vault.locatedGroups {
+        json.beginObject()
+        json.key("uuid"); json.string(located.group.uuid.hexString)
+        json.key("name"); json.string(located.group.name)
+        json.key("path"); json.strings(located.path)
+        json.key("entries"); json.number(located.group.entries.count)
         json.endObject()
     }
     json.endArray()

@@ -47,6 +47,17 @@ function shownList() {
   }));
 }
 
+/** Picks a group in the group picker by its path (["Work"]; [] for all groups). */
+async function pickGroup(path) {
+  const wanted = path.join(" › ");
+  const option = [...$("group").options].find((o) => (o.value === "" ? "" : o.title) === wanted);
+  if (!option) throw new Error("no group " + wanted + " in the picker");
+  $("group").value = option.value;
+  $("group").dispatchEvent(new win.Event("change"));
+  await sleep(0);
+  return shownList();
+}
+
 async function search(text) {
   $("search").value = text;
   $("search").dispatchEvent(new win.Event("input"));
@@ -98,6 +109,15 @@ try {
   report.searchExample = await search("example");
   report.searchTag = await search("2FA");
   await search("");
+  // The group picker: the vault's groups; one chosen lists it and its subgroups, with search too.
+  report.groupPicker = [...$("group").options].filter((o) => o.value !== "").map((o) => ({ uuid: o.value, path: o.title }));
+  report.groupsJSON = win.mypassPage.vault.groups();
+  report.groupWork = await pickGroup(["Work"]);
+  report.groupWorkEmail = await pickGroup(["Work", "Email"]);
+  await pickGroup(["Personal"]);
+  report.groupPersonalSearch = await search("example");
+  await search("");
+  report.groupAll = await pickGroup([]);
   const github = report.demoList.find((item) => item.title === "GitHub").uuid;
   report.githubShown = await showEntry(github);
   report.githubEntry = win.mypassPage.vault.entry(github, TIME);

@@ -40,6 +40,17 @@ check("flat list with breadcrumbs = mypass ls", report.get("demoList") == as_sho
       json.dumps(report.get("demoList"))[:300])
 check("search 'example' = mypass ls --search example", report.get("searchExample") == as_shown(load("ls-example.json")))
 check("search '2FA' (a tag) = mypass ls --search 2FA", report.get("searchTag") == as_shown(load("ls-2fa.json")))
+groups = load("groups.json")
+check("group picker = mypass groups (every group below the root, by path)",
+      report.get("groupPicker") == [{"uuid": g["uuid"], "path": " › ".join(g["path"])} for g in groups if g["path"]]
+      and report.get("groupsJSON") == groups, json.dumps(report.get("groupPicker"))[:300])
+check("group Work picked = mypass ls --group Work (its subgroups too)", report.get("groupWork") == as_shown(load("ls-work.json"))
+      and len(report.get("groupWork", [])) > len(report.get("groupWorkEmail", [])) > 0, json.dumps(report.get("groupWork"))[:300])
+check("group Work/Email picked = mypass ls --group Work/Email", report.get("groupWorkEmail") == as_shown(load("ls-work-email.json")))
+check("group Personal and search 'example' = mypass ls --group Personal --search example",
+      report.get("groupPersonalSearch") == as_shown(load("ls-personal-example.json"))
+      and 0 < len(report.get("groupPersonalSearch", [])) < len(report.get("searchExample", [])))
+check("'All groups' picked again = the whole list", report.get("groupAll") == report.get("demoList"))
 show = load("show.json")
 shown = report.get("githubShown", {})
 check("entry fields shown = mypass show --reveal",

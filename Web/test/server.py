@@ -1,11 +1,58 @@
 """The test server of Web/check.sh: serves a directory on 127.0.0.1 (static files, with the
 cross-origin isolation headers the threads measurement needs) and takes one POST /report, written
-to the file given, after which it exits. Never listens beyond the loopback address."""
+to the file given. Never listens beyond the loopback address.
+
+For `check.sh --bench` (MYPASS_BENCH_NATIVE, MYPASS_BENCH_VAULT and MYPASS_BENCH_BROWSER_PID set)
+it also answers GET /native: runs `MYPASS_BENCH_NATIVE ls VAULT --json` (password "demo" on its
+standard input) and returns its wall and CPU seconds (user + system, from the child's rusage), and
+GET /cpu: the CPU seconds so far of the browser, the process MYPASS_BENCH_BROWSER_PID names and
+every process below it (from /proc)."""
 import http.server
+import json
+import os
+import resource
+import subprocess
 import sys
-import threading
+import time
 
 root, port_file, report_file = sys.argv[1], sys.argv[2], sys.argv[3]
+native = os.environ.get("MYPASS_BENCH_NATIVE")
+vault = os.environ.get("MYPASS_BENCH_VAULT")
+browser_pid_file = os.environ.get("MYPASS_BENCH_BROWSER_PID")
+
+
+def run_native():
+    """One `mypass ls` of the bench vault: wall and CPU seconds."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.monotonic()
+    result = subprocess.run([native, "ls", vault, "--json"], input=b"demo\n", capture_output=True)
+    wall = time.monotonic() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return {"wall": wall, "cpu": cpu, "status": result.returncode, "entries": len(json.loads(result.stdout or b"[]"))}
+
+
+def browser_cpu():
+    """User + system seconds of the browser process and all its descendants."""
+    top = int(open(browser_pid_file).read())
+    parents, times = {}, {}
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            fields = open(f"/proc/{name}/stat").read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parents[int(name)] = int(fields[1])
+        times[int(name)] = int(fields[11]) + int(fields[12])
+    total = 0
+    for pid in times:
+        walk = pid
+        while walk in parents and walk != top and walk > 1:
+            walk = parents[walk]
+        if walk == top:
+            total += times[pid]
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):
@@ -17,6 +64,17 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         self.send_header("Cross-Origin-Opener-Policy", "same-origin")
         self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
         super().end_headers()
+
+    def do_GET(self):
+        if native and self.path in ("/native", "/cpu"):
+            body = json.dumps(run_native() if self.path == "/native" else {"seconds": browser_cpu()}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
+        super().do_GET()
 
     def do_POST(self):
         if self.path != "/report":

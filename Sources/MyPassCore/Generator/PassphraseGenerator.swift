@@ -34,7 +34,7 @@ public enum PassphraseGenerator {
     }
 
     /// The longest word of the list in UTF-8 bytes.
-    static let maxWordBytes = EFFLargeWordlist.words.map(\.utf8.count).max() ?? 0
+    static let maxWordBytes = EFFLargeWordlist.words.map { $0.utf8.count }.max() ?? 0
 
     /// The entropy in bits of a passphrase of `words` words: `words × log2(7776)`.
     public static func entropyBits(words: Int) -> Double { Double(words) * 12.924_812_503_605_78 }

@@ -93,7 +93,7 @@ public enum PasswordGenerator {
             }
             if placed.contains(joined) { continue }
             placed.insert(joined)
-            out.append(pools(for: options).filter { options.joinedClasses[joined].contains($0.0) }.flatMap(\.1))
+            out.append(pools(for: options).filter { options.joinedClasses[joined].contains($0.0) }.flatMap { $0.1 })
         }
         return out
     }
@@ -128,7 +128,7 @@ public enum PasswordGenerator {
         // The password exists only as its UTF-8 bytes in a wiping buffer. What is drawn is kept
         // as positions in the pools (sized up front, zeroed afterwards), never as Characters or
         // a String; the pools themselves are public character sets, not secrets.
-        let all = classPools.flatMap(\.1).map { Array($0.utf8) }
+        let all = classPools.flatMap { $0.1 }.map { Array($0.utf8) }
         let guaranteedUTF8 = guaranteed.map { $0.map { Array($0.utf8) } }
         var chosen = [Int](repeating: 0, count: options.length)
         var fromGuaranteed = [Int](repeating: -1, count: options.length)

@@ -41,12 +41,12 @@ extension Entry {
             }
         }
         let privateKey: SigningPrivateKey
-        do {
-            privateKey = try pemField.protectedValue.withRevealedBytes { bytes in
+        do throws(CryptoError) {
+            privateKey = try pemField.protectedValue.withRevealedBytes { (bytes) throws(CryptoError) in
                 try SigningPrivateKey(pemUTF8: bytes)
             }
         } catch {
-            throw CoreError(.invalidPasskey, "private key: \((error as? CryptoError)?.reason ?? "unreadable")", location: PasskeyFieldNames.privateKeyPEM)
+            throw CoreError(.invalidPasskey, "private key: \(error.reason)", location: PasskeyFieldNames.privateKeyPEM)
         }
         let username = field(named: PasskeyFieldNames.legacyUsername)?.value ?? value(of: PasskeyFieldNames.username)
         return Passkey(

@@ -92,7 +92,7 @@ extension BitwardenJSON {
             return bytes
         }
         let digits = text.filter { $0 != "-" }
-        guard digits.count == 32, digits.allSatisfy(\.isHexDigit) else { return nil }
+        guard digits.count == 32, digits.allSatisfy({ $0.isHexDigit }) else { return nil }
         return [UInt8](hex: digits.lowercased())
     }
 }

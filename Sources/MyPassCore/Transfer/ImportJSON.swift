@@ -134,8 +134,13 @@ public indirect enum ImportJSON: Sendable, Equatable {
         mutating func number() throws(CoreError) -> ImportJSON {
             let start = index
             while index < bytes.count, "+-0123456789.eE".utf8.contains(bytes[index]) { index += 1 }
-            guard index > start, index - start <= 64,
-                  let value = Double(String(decoding: bytes[start..<index], as: UTF8.self)), value.isFinite else {
+            #if hasFeature(Embedded)
+            // Embedded Swift's standard library has no strtod (what Double(String) calls).
+            let value = ImportJSON.decimalValue(bytes[start..<index])
+            #else
+            let value = Double(String(decoding: bytes[start..<index], as: UTF8.self))
+            #endif
+            guard index > start, index - start <= 64, let value, value.isFinite else {
                 throw error("unexpected character")
             }
             return .number(value)

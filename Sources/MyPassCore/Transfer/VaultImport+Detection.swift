@@ -50,7 +50,7 @@ extension VaultImport {
         let head = String(decoding: bytes[start..<min(bytes.count, start + 4096)], as: UTF8.self)
         switch bytes[start] {
         case UInt8(ascii: "<"):
-            return head.hasPrefix("<?xml") || head.contains("<KeePassFile") ? .keePassXML : nil
+            return head.hasPrefix("<?xml") || contains(head, "<KeePassFile") ? .keePassXML : nil
         case UInt8(ascii: "{"):
             return .bitwardenJSON
         default:
@@ -63,6 +63,17 @@ extension VaultImport {
             }
             return names == KeePassXCCSV.columns ? .keePassXCCSV : nil
         }
+    }
+
+    /// Whether `text` holds `part` (Characters compared as `String.contains` does; that one comes
+    /// from `_StringProcessing`, which Embedded Swift does not have).
+    static func contains(_ text: String, _ part: String) -> Bool {
+        var rest = Substring(text)
+        while !rest.isEmpty {
+            if rest.hasPrefix(part) { return true }
+            rest = rest.dropFirst()
+        }
+        return part.isEmpty
     }
 
     /// A format's name for people (`Bitwarden JSON`).
