@@ -95,6 +95,22 @@ struct AgentTests {
         #expect(sandbox.eventually { sandbox.agentPID == nil })
     }
 
+    @Test("a lock that leaves nothing held is answered before the agent exits (10 rounds of unlock, then lock)")
+    func lockThatEndsTheAgentIsAnswered() throws {
+        // The lock's thread wakes the main loop, which ends the agent; the answer must still go
+        // out first, or the client reports "No agent is running" (seen in loaded CI runs).
+        let sandbox = try AgentSandbox()
+        let vault = try sandbox.scratch.copy(Demo.vault)
+        for round in 0..<10 {
+            let unlock = try sandbox.run(["unlock", vault], stdin: Demo.stdin)
+            #expect(unlock.status == 0, "round \(round): \(unlock.stderrText)")
+            let lock = try sandbox.run(["lock", round.isMultiple(of: 2) ? vault : nil].compactMap { $0 })
+            #expect(lock.status == 0, "round \(round): \(lock.stderrText)")
+            #expect(lock.stderrText == (round.isMultiple(of: 2) ? "Locked '\(vault)'.\n" : "Locked 1 vault.\n"), "round \(round)")
+            #expect(sandbox.eventually { sandbox.agentPID == nil }, "round \(round): the agent outlived its last vault")
+        }
+    }
+
     @Test("the timeout ends it: the agent forgets the vault and exits")
     func timeout() throws {
         let sandbox = try AgentSandbox()

@@ -11,9 +11,16 @@ import Testing
 /// machine only makes the test slower.
 final class TmuxScreen {
     let tmux: URL
-    /// A server of this test's own (`tmux -L`), killed at the end.
-    let socket = "mypass-browse-\(UUID().uuidString.prefix(8))"
+    /// A directory of this screen's own (mode 0700) for the server's socket (`tmux -S`), removed
+    /// with it: tmux 3.3 leaves its socket file behind after `kill-server`, so a socket named
+    /// with `-L` in the shared `/tmp/tmux-UID` would pile up there, one per test run.
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mypass-browse-\(UUID().uuidString.prefix(8))").path
+    /// The server's socket.
+    var socket: String { directory + "/tmux.sock" }
     let name = "browse"
+    /// The server's process id (0 until known), to end it when `kill-server` did not.
+    private(set) var serverPID: pid_t = 0
+    private var isClosed = false
 
     /// Starts `command` (run by `sh -c`) in a `columns`x`rows` window; after it ends the shell
     /// prints `EXIT=<status>` and the terminal's echo and canonical flags, then waits.
@@ -23,19 +30,55 @@ final class TmuxScreen {
             return nil
         }
         self.tmux = tmux
-        let script = command + "; echo \"EXIT=$?\"; stty -a | tr ' ;' '\\n\\n' | grep -x -e echo -e -echo -e icanon -e -icanon | tr '\\n' ' '; echo; sleep 600"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        // The pane's shell waits at most 300 s after the command: a server whose test process
+        // died before closing it still ends by itself then (tmux exits when no session is left).
+        let script = command + "; echo \"EXIT=$?\"; stty -a | tr ' ;' '\\n\\n' | grep -x -e echo -e -echo -e icanon -e -icanon | tr '\\n' ' '; echo; sleep 300"
         let started = (status: try run(["-f", "/dev/null", "new-session", "-d", "-s", name, "-x", String(columns), "-y", String(rows),
                                         "sh", "-c", script]).status, stderrText: "")
         #expect(started.status == 0, "tmux: \(started.stderrText)")
+        serverPID = pid_t(try run(["display-message", "-p", "#{pid}"]).output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
         _ = try run(["set-option", "-g", "set-clipboard", "on"])
     }
 
-    deinit { _ = try? run(["kill-server"]) }
+    /// Ends the server however the test ended (a failed step throws, and the value goes then too).
+    deinit { close() }
 
-    /// Runs `tmux -L SOCKET arguments` and returns its status and standard output. With
+    /// Ends the server and removes its socket and directory: `kill-server`, then SIGKILL when the
+    /// server still runs after 5 s (only a process whose command line names our socket).
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        _ = try? run(["kill-server"])
+        if serverPID > 0 {
+            let deadline = Date(timeIntervalSinceNow: 5)
+            while Self.isServer(serverPID, socket: socket) && Date() < deadline { usleep(20_000) }
+            if Self.isServer(serverPID, socket: socket) {
+                kill(serverPID, SIGKILL)
+                let killed = Date(timeIntervalSinceNow: 2)
+                while Self.isServer(serverPID, socket: socket) && Date() < killed { usleep(20_000) }
+            }
+        }
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// Whether `pid` is a live (not a zombie) tmux process started with `socket`.
+    static func isServer(_ pid: pid_t, socket: String) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let state = stat.split(separator: ")").last?.split(separator: " ").first, state != "Z",
+              let cmdline = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline")
+        else { return false }
+        return cmdline.split(separator: 0).contains { String(decoding: $0, as: UTF8.self) == socket }
+    }
+
+    /// Runs `tmux -S SOCKET arguments` and returns its status and standard output. With
     /// posix_spawn and waitpid rather than Foundation's Process: the tmux server that the first
     /// command starts outlives its client and must inherit nothing of ours (stdin and stderr are
-    /// /dev/null, stdout a file).
+    /// /dev/null, stdout a file, every other descriptor closed: another test's pipe held open by
+    /// the server would keep that test waiting for its end). No signal blocked or ignored either:
+    /// the test runner's blocked mask, inherited, let the pane's shell ignore the SIGHUP of
+    /// `kill-server`, and the server waited for it (up to the shell's `sleep`).
     func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
         let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("mypass-tmux-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: outputPath) }
@@ -45,10 +88,20 @@ final class TmuxScreen {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv = ([tmux.path, "-L", socket] + arguments).map { strdup($0) } + [nil]
+        if let closeFrom = Terminal.addCloseFrom { _ = closeFrom(&actions, 3) }
+        let argv = ([tmux.path, "-S", socket] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, tmux.path, &actions, nil, argv, environ)
+        let spawned = posix_spawn(&pid, tmux.path, &actions, &attributes, argv, environ)
         guard spawned == 0 else { throw CocoaError(.executableLoad) }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
@@ -142,6 +195,20 @@ struct BrowseTerminalTests {
     /// The environment of the command: no agent, no clipboard tool (copies go out as OSC 52).
     static func command(_ arguments: String) -> String {
         "env -u DISPLAY -u WAYLAND_DISPLAY MYPASS_NO_AGENT=1 TERM=xterm-256color '\(CLI.binary.path)' \(arguments)"
+    }
+
+    @Test func theServerAndItsSocketGoWithTheScreenEvenWhenAStepFails() throws {
+        var server: (pid: pid_t, socket: String, directory: String)?
+        do {
+            guard let screen = try TmuxScreen(command: "echo ready", test: "tmux clean-up") else { return }
+            try screen.waitFor("ready")
+            server = (screen.serverPID, screen.socket, screen.directory)
+            throw CancellationError()  // a failed step: the screen goes as the error leaves the scope
+        } catch is CancellationError {}
+        let (pid, socket, directory) = try #require(server)
+        #expect(pid > 0)
+        #expect(!TmuxScreen.isServer(pid, socket: socket), "the tmux server \(pid) still runs")
+        #expect(!FileManager.default.fileExists(atPath: socket) && !FileManager.default.fileExists(atPath: directory))
     }
 
     @Test func refusesWithoutATerminal() throws {

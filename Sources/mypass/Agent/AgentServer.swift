@@ -11,7 +11,8 @@ import Glibc
 /// Per vault it keeps the composite key and the transformed key with the KDF parameters it was
 /// derived for, in ``SecureBytes``; never the password, never anything on disk but its socket.
 /// Each vault's timeout counts from its last use; an expired or locked vault's keys are wiped at
-/// once, and the agent exits (removing its socket) when it holds nothing.
+/// once, and the agent exits when it holds nothing: it removes its socket first, then answers the
+/// requests it already took (the `lock` that ended it among them) and goes.
 ///
 /// Connections are served concurrently, each on its own thread with a deadline for its whole
 /// request (``AgentSocket/ioTimeoutSeconds``): an idle or trickling client delays nobody else. At
@@ -37,6 +38,9 @@ final class AgentServer: @unchecked Sendable {
         var hadVaults = false
         /// Connections being served.
         var connections = 0
+        /// Of those, the ones on the agent's own socket (one request each): the agent waits for
+        /// them before it exits, so that an answer already decided (a `lock`'s) still goes out.
+        var requests = 0
         /// Set when the agent decided to exit: requests still arriving are closed unanswered
         /// (a client then starts a new agent) rather than taken by an agent about to go.
         var isClosing = false
@@ -102,6 +106,8 @@ final class AgentServer: @unchecked Sendable {
         }
         for sshListener in sshListeners { sshListener.close() }
         if !lost { listener.close() }  // removes the socket only if it is still ours
+        // New clients now find no agent and start one; requests already taken are answered.
+        server.waitForRequests()
         return 0
     }
 
@@ -138,6 +144,25 @@ final class AgentServer: @unchecked Sendable {
             for (index, sshListener) in sshListeners.enumerated() where pollers[index + 2].revents & Int16(POLLIN) != 0 {
                 accept(on: sshListener, ssh: true)
             }
+        }
+    }
+
+    /// Waits until the requests being served are answered, at most
+    /// ``AgentSocket/ioTimeoutSeconds`` (each is bounded by its deadline anyway).
+    ///
+    /// The request that ends the agent (a `lock` that leaves nothing held) wakes the main loop
+    /// before its thread has sent the answer; exiting then would close the connection unanswered,
+    /// and the client would report that no agent runs. Requests that arrive while the agent is
+    /// closing are closed unanswered (their clients start a new agent), so this wait ends.
+    private func waitForRequests() {
+        let deadline = clock.now + .seconds(AgentSocket.ioTimeoutSeconds)
+        while state.withLock({ $0.requests }) > 0 {
+            let left = deadline - clock.now
+            guard left > .zero else { return }
+            let (seconds, attoseconds) = left.components
+            var poller = pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)
+            _ = poll(&poller, 1, Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1))
+            drainWake()
         }
     }
 
@@ -185,15 +210,25 @@ final class AgentServer: @unchecked Sendable {
         let admitted = state.withLock { state -> Bool in
             guard state.connections < Self.maxConnections, !state.isClosing else { return false }
             state.connections += 1
+            if !ssh { state.requests += 1 }
             return true
         }
-        guard admitted, (try? connection.setTimeouts()) != nil else { return }  // closed as it goes
+        guard admitted else { return }  // closed as it goes
+        guard (try? connection.setTimeouts()) != nil else { return finished(ssh: ssh) }
         let socketPath = listener.path
         Thread.detachNewThread { [self] in
             if ssh { serveSSH(connection, socket: socketPath) } else { handle(connection) }
-            state.withLock { $0.connections -= 1 }
-            wakeUp()
+            finished(ssh: ssh)
         }
+    }
+
+    /// Counts a connection out and makes the main loop look at the state.
+    private func finished(ssh: Bool) {
+        state.withLock { state in
+            state.connections -= 1
+            if !ssh { state.requests -= 1 }
+        }
+        wakeUp()
     }
 
     /// Makes the main loop look at the state now.
