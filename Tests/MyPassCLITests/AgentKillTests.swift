@@ -152,3 +152,22 @@ final class Background: @unchecked Sendable {
         return try lock.withLock { result }?.get()
     }
 }
+
+extension AgentKillTests {
+    @Test("the agent starts with no signal blocked whatever its starter blocked, and SIGTERM ends it")
+    func theAgentStartsWithNoSignalBlocked() throws {
+        let sandbox = try AgentSandbox()
+        let vault = try sandbox.scratch.copy(Demo.vault)
+        // `mypass unlock` run with SIGTERM, SIGINT and SIGHUP blocked (as a test runner's threads
+        // have them, and a blocked mask survives exec): its agent must not inherit that.
+        let blocking = "use POSIX; sigprocmask(SIG_BLOCK, POSIX::SigSet->new(SIGTERM, SIGINT, SIGHUP)); exec @ARGV or die"
+        let unlock = try runProcess(URL(fileURLWithPath: "/usr/bin/perl"), ["-e", blocking, CLI.binary.path, "unlock", vault],
+                                    stdin: Array(Demo.stdin.utf8), environment: sandbox.environment)
+        #expect(unlock.status == 0, "\(unlock.stderrText)")
+        let pid = try #require(sandbox.agentPID)
+        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        #expect(status.split(separator: "\n").contains("SigBlk:\t0000000000000000"), "\(status)")
+        kill(pid, SIGTERM)
+        #expect(sandbox.eventually { sandbox.agentPID == nil }, "the agent outlived SIGTERM")
+    }
+}

@@ -147,8 +147,10 @@ enum AgentClient {
         let arguments = [executable, "agent"]
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
+        var attributes = Subprocess.backgroundSpawnAttributes()
+        defer { posix_spawnattr_destroy(&attributes) }
         var pid = pid_t()
-        let spawned = posix_spawn(&pid, executable, &actions, nil, &argv, environ)
+        let spawned = posix_spawn(&pid, executable, &actions, &attributes, &argv, environ)
         guard spawned == 0 else { throw .unavailable("cannot start the agent: \(String(cString: strerror(spawned)))") }
         for _ in 0..<100 {
             if (try? AgentSocket.connect()) != nil { return }

@@ -112,12 +112,37 @@ enum Subprocess {
         let all = [executable] + arguments
         var argv: [UnsafeMutablePointer<CChar>?] = all.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
+        var attributes = backgroundSpawnAttributes()
+        defer { posix_spawnattr_destroy(&attributes) }
         var pid = pid_t()
-        let spawned = posix_spawn(&pid, executable, &actions, nil, &argv, environ)
+        let spawned = posix_spawn(&pid, executable, &actions, &attributes, &argv, environ)
         close(inputPipe[0])
         if spawned == 0 { writeAll(input, to: inputPipe[1]) }
         close(inputPipe[1])
         return spawned == 0
+    }
+
+    /// Spawn attributes for a background process of ours (the agent, `unclip`): no signal blocked
+    /// and the terminating ones at their default action, whatever the starting thread had (a test
+    /// runner's threads, say, block SIGHUP, SIGINT and SIGTERM, and a blocked mask is inherited
+    /// through exec: such an agent ignored `kill`). Pass the result to `posix_spawn` and destroy it.
+    /// - Returns: the initialised attributes (on a failure to set them: the defaults).
+    static func backgroundSpawnAttributes() -> posix_spawnattr_t {
+        #if canImport(Darwin)
+        var attributes: posix_spawnattr_t?
+        #else
+        var attributes = posix_spawnattr_t()
+        #endif
+        posix_spawnattr_init(&attributes)
+        var none = sigset_t()
+        sigemptyset(&none)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signalNumber in [SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE] { sigaddset(&defaults, signalNumber) }
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        return attributes
     }
 
     /// Writes all of `bytes` to the pipe `fd`, or until the child stops reading (a write of 0 or
