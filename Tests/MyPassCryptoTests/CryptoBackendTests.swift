@@ -11,7 +11,8 @@ enum TestBackends {
     static let aes: [AESBackend] = usable(CryptoHardware.aes.map { [$0] } ?? [], CryptoBackend.available.aes, "AES")
     static let sha256: [HashBackend] = usable(CryptoHardware.sha256.map { [$0] } ?? [], CryptoBackend.available.sha256,
                                               "SHA-256")
-    static let sha512: [HashBackend] = CryptoBackend.available.sha512
+    static let sha512: [HashBackend] = usable(CryptoHardware.sha512.map { [$0] } ?? [], CryptoBackend.available.sha512,
+                                              "SHA-512")
     static let chacha20: [StreamBackend] = usable(CryptoHardware.chacha20.map { [$0] } ?? [],
                                                   CryptoBackend.available.chacha20, "ChaCha20")
     static let salsa20: [StreamBackend] = usable(CryptoHardware.salsa20.map { [$0] } ?? [],
@@ -34,6 +35,7 @@ enum TestBackends {
     /// The hardware backends alone (compared with the portable one).
     static var hardwareAES: [AESBackend] { aes.filter { $0.name != "portable" } }
     static var hardwareSHA256: [HashBackend] { sha256.filter { $0.name != "portable" } }
+    static var hardwareSHA512: [HashBackend] { sha512.filter { $0.name != "portable" } }
     static var hardwareChaCha20: [StreamBackend] { chacha20.filter { $0.name != "portable" } }
     static var hardwareSalsa20: [StreamBackend] { salsa20.filter { $0.name != "portable" } }
 }
@@ -132,6 +134,7 @@ struct CryptoBackendTests {
         #expect(TestBackends.aes.map(\.name) == (features.isSuperset(of: ["aes", "sse4_1", "ssse3"]) ? ["aes-ni", "portable"] : ["portable"]))
         #expect(TestBackends.sha256.map(\.name)
             == (features.isSuperset(of: ["sha_ni", "sse4_1", "ssse3"]) ? ["sha-ni", "portable"] : ["portable"]))
+        #expect(TestBackends.sha512.map(\.name) == (features.contains("bmi2") ? ["bmi2", "portable"] : ["portable"]))
         #expect(TestBackends.chacha20.map(\.name) == (features.contains("avx512f") ? ["avx512", "portable"] : ["portable"]))
         #expect(TestBackends.salsa20.map(\.name) == (features.contains("avx512f") ? ["avx512", "portable"] : ["portable"]))
         #endif
@@ -204,6 +207,20 @@ struct CryptoBackendTests {
             var portable = SHA256(backend: .portableSHA256), hardware = SHA256(backend: backend)
             portable.update(message)
             for piece in random.pieces(message, maxPiece: 200) { hardware.update(piece) }
+            #expect(hardware.finalize() == portable.finalize(), "seed \(Self.seed), trial \(trial), length \(length)")
+        }
+    }
+
+    @Test("SHA-512: random messages and chunkings give the same digest on each backend",
+          arguments: TestBackends.hardwareSHA512)
+    func sha512Differential(backend: HashBackend) {
+        var random = DifferentialRandom(seed: Self.seed &+ 5)
+        for trial in 0..<300 {
+            let length = trial < 260 ? trial : random.below(trial < 290 ? 5000 : 300_000)
+            let message = random.bytes(length)
+            var portable = SHA512(backend: .portableSHA512), hardware = SHA512(backend: backend)
+            portable.update(message)
+            for piece in random.pieces(message, maxPiece: 400) { hardware.update(piece) }
             #expect(hardware.finalize() == portable.finalize(), "seed \(Self.seed), trial \(trial), length \(length)")
         }
     }

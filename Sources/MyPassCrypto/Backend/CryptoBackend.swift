@@ -1,6 +1,6 @@
 /// Which implementation runs AES-256, SHA-2, ChaCha20 and Salsa20 in this process: the portable
 /// Swift code, or a CPU's own instructions (AES-NI and SHA-NI on x86_64, the ARMv8 AES and SHA-2
-/// instructions on arm64, AVX-512 for the ChaCha20 and Salsa20 keystreams).
+/// instructions on arm64, AVX-512 for the ChaCha20 and Salsa20 keystreams, BMI2 for SHA-512).
 ///
 /// The choice is made once, at the first use of AES or SHA-2, from what the CPU offers (Linux:
 /// `/proc/cpuinfo` on x86_64, `AT_HWCAP` on arm64; Apple platforms: `sysctl`) and from the
@@ -21,7 +21,7 @@ public enum CryptoBackend {
     public static var aes: String { selection.aes.name }
     /// The SHA-256 implementation in use: `portable`, `sha-ni` or `armv8`.
     public static var sha256: String { selection.sha256.name }
-    /// The SHA-512 implementation in use (`portable`).
+    /// The SHA-512 implementation in use: `portable` or `bmi2` (x86_64, the same rounds with RORX).
     public static var sha512: String { selection.sha512.name }
     /// The ChaCha20 keystream implementation in use: `portable` (four blocks at a time in SIMD
     /// lanes) or `avx512` (sixteen).
