@@ -103,7 +103,7 @@ let package = Package(
             name: "MyPassCLI", dependencies: ["MyPassCore", "MyPassViewModels", "MyPassHealth", "MyPassBytes", "MyPassCrypto", "MyPassKDBX"],
             path: "Sources/mypass", swiftSettings: strict),
         .executableTarget(
-            name: "mypass", dependencies: ["MyPassCLI", "MyPassCryptoHardware"], path: "Sources/mypass-main",
+            name: "mypass", dependencies: ["MyPassCLI", "MyPassCore", "MyPassCryptoHardware"], path: "Sources/mypass-main",
             swiftSettings: strict + staticRuntimeOnLinux, linkerSettings: staticLinkOnLinux),
         .executableTarget(
             name: "mypass-bench",
@@ -115,7 +115,7 @@ let package = Package(
 
         // Test helpers: locating Vectors/, hex parsing, finding the interop tools.
         .target(
-            name: "MyPassTestSupport", dependencies: ["MyPassBytes", "MyPassKDBX"], path: "Tests/MyPassTestSupport",
+            name: "MyPassTestSupport", dependencies: ["MyPassBytes", "MyPassKDBX", "MyPassCore"], path: "Tests/MyPassTestSupport",
             swiftSettings: strict),
         // The libFuzzer harnesses' bodies (Fuzz/run.sh links them into a fuzz binary; the tests replay the corpora).
         .target(
@@ -124,7 +124,8 @@ let package = Package(
             path: "Fuzz/Harnesses", swiftSettings: strict),
         .testTarget(name: "MyPassBytesTests", dependencies: ["MyPassBytes", "MyPassTestSupport"], swiftSettings: strict),
         .testTarget(
-            name: "MyPassCryptoTests", dependencies: ["MyPassCrypto", "MyPassCryptoHardware", "MyPassBytes", "MyPassTestSupport"],
+            name: "MyPassCryptoTests",
+            dependencies: ["MyPassCrypto", "MyPassCryptoHardware", "MyPassCore", "MyPassBytes", "MyPassTestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "MyPassCompressionTests", dependencies: ["MyPassCompression", "MyPassTestSupport"],
@@ -152,7 +153,7 @@ let package = Package(
         .testTarget(name: "MyPassCoreAppTests", dependencies: ["MyPassCore"], swiftSettings: strict),
         .testTarget(
             name: "MyPassCLITests",
-            dependencies: ["MyPassBytes", "MyPassCrypto", "MyPassKDBX", "MyPassTestSupport"],
+            dependencies: ["MyPassBytes", "MyPassCrypto", "MyPassKDBX", "MyPassCore", "MyPassTestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "MyPassFuzzTests", dependencies: ["MyPassFuzzing", "MyPassCLI", "MyPassTestSupport"], swiftSettings: strict),

@@ -1,4 +1,5 @@
 import Foundation
+import MyPassCore
 import MyPassCryptoHardware
 
 /// mypass-bench: KDF and vault-opening timing, side by side with the reference tools.
@@ -24,8 +25,10 @@ See 'mypass-bench <command> --help'.
 """
 
 func main() -> Int32 {
-    // The x86_64 AES-NI and SHA-NI kernels, before anything hashes or encrypts.
+    // The x86_64 AES-NI and SHA-NI kernels and the operating system's view of the CPU (with huge
+    // pages and Dispatch for Argon2), before anything hashes or encrypts.
     CryptoHardware.install()
+    SystemPlatform.install()
     var args: BenchArguments
     do {
         args = try BenchArguments(CommandLine.arguments.dropFirst())

@@ -14,10 +14,10 @@ func getenv(_ name: UnsafePointer<CChar>) -> UnsafePointer<CChar>?
 @_cdecl("main")
 func main(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
     #if arch(arm64)
-    // An embedded MyPassCrypto cannot ask the operating system about the CPU: tell it what the
-    // auxiliary vector says (AT_HWCAP, 16), or nothing when MYPASS_CRYPTO_BACKEND=portable.
-    let portable = getenv("MYPASS_CRYPTO_BACKEND").map { String(cString: $0) == "portable" } ?? false
-    CryptoBackend.declareCPUFeatures(portable ? [] : CPUFeatures.linuxHWCAPFeatures(hwcap: UInt64(getauxval(16))))
+    // MyPassCrypto never asks the operating system about the CPU: tell it what the auxiliary
+    // vector says (AT_HWCAP, 16) and what MYPASS_CRYPTO_BACKEND says.
+    CryptoPlatform.install(CryptoPlatform(cpuFeatures: CPUFeatures.linuxHWCAPFeatures(hwcap: UInt64(getauxval(16))),
+                                          backendOverride: getenv("MYPASS_CRYPTO_BACKEND").map { String(cString: $0) }))
     #endif
     return runDemo() ? 0 : 1
 }

@@ -4,10 +4,13 @@
 // in what the static Foundation needs (ICU, CoreFoundation) through its autolink entries.
 import Foundation
 import MyPassCLI
+import MyPassCore
 import MyPassCryptoHardware
 
-// The x86_64 AES-NI and SHA-NI kernels, before anything hashes or encrypts (the first use fixes the choice).
+// The x86_64 AES-NI and SHA-NI kernels and what the operating system says about the CPU, before
+// anything hashes or encrypts (the first use fixes the choice).
 CryptoHardware.install()
+SystemPlatform.install()
 for failure in ProcessHardening.apply() {
     FileHandle.standardError.write(Data("Warning: unable to disable core dumps: cannot set \(failure).\n".utf8))
 }

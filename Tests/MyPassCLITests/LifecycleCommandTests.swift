@@ -1,4 +1,5 @@
 import Foundation
+import MyPassCore
 import MyPassCrypto
 import MyPassTestSupport
 import Testing
@@ -115,7 +116,7 @@ struct LifecycleCommandTests {
     func calibrationNamesTheAESBackend() throws {
         // What this CPU runs: AES-NI on an x86_64 Linux with aes, SSE4.1 and SSSE3 (the mypass
         // binary links MyPassCryptoHardware), ARMv8 on an arm64 with aes, else the portable code.
-        let features = CryptoBackend.cpuFeatures
+        let features = SystemPlatform.cpuFeatures()
         #if arch(x86_64) && os(Linux)
         let hardware = features.isSuperset(of: ["aes", "sse4_1", "ssse3"]) ? "aes-ni" : "portable"
         #elseif arch(arm64)

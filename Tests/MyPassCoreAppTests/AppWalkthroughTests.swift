@@ -33,7 +33,8 @@ private func scratchCopy() throws -> URL {
         let file = try scratchCopy()
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
 
-        // Open.
+        // Open (first telling the crypto code what this CPU offers, as an app does at launch).
+        SystemPlatform.install()
         let key = try CompositeKey(password: ProtectedString("demo"), keyFileContents: nil)
         var document = try VaultDocument.open(file.path, key: key)
 

@@ -1,5 +1,6 @@
 import Foundation
 import MyPassBytes
+import MyPassCore
 import MyPassCrypto
 import MyPassTestSupport
 import Testing
@@ -195,11 +196,72 @@ struct Argon2Tests {
             variant: .argon2d, version: 0x13, memoryKiB: 65536, iterations: 2, parallelism: 2, salt: Self.salt))
     }
 
-    /// The lanes run on several threads: repeated derivations must agree with the single-lane
-    /// schedule's known answer and with each other.
+    /// The lanes run on several threads (the system platform's Dispatch loop) or one after another
+    /// (no platform): repeated derivations must agree with the known answer and with each other.
     @Test func parallelLanesAreDeterministic() throws {
         let kat = try ReferenceKAT("argon2/argon2id")
-        let results = try (0..<8).map { _ in try Argon2.deriveKey(password: kat.password, parameters: kat.parameters) }
-        #expect(results.allSatisfy { $0 == kat.tag })
+        let parallel = Calls()
+        var platform = SystemPlatform.platform
+        let dispatch = try #require(platform.concurrentPerform)
+        platform.concurrentPerform = { iterations, body in
+            parallel.add(iterations)
+            dispatch(iterations, body)
+        }
+        for platform in [platform, CryptoPlatform()] {
+            let results = try (0..<8).map { _ in
+                try Argon2.deriveKey(password: kat.password, parameters: kat.parameters, memoryLimitBytes: 1 << 30,
+                                     progress: nil, platform: platform)
+            }
+            #expect(results.allSatisfy { $0 == kat.tag })
+        }
+        // 8 derivations × 3 passes × 4 slices, each over the 4 lanes.
+        #expect(parallel.values == [Int](repeating: 4, count: 8 * 3 * 4))
     }
+
+    /// The matrix comes from the platform's large memory when it gives some, is wiped before it
+    /// goes back, and is freed once; ordinary memory when it gives none.
+    @Test func theMatrixComesFromThePlatformsMemoryAndIsWipedBeforeItIsFreed() throws {
+        let kat = try ReferenceKAT("argon2/argon2d")
+        let allocations = Calls()
+        let frees = Calls()
+        let platform = CryptoPlatform(largeMemory: (allocate: { byteCount in
+            allocations.add(byteCount)
+            let raw = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: 64)
+            raw.initializeMemory(as: UInt8.self, repeating: 0xA5, count: byteCount)
+            return raw
+        }, free: { pointer, byteCount in
+            let bytes = UnsafeRawBufferPointer(start: pointer, count: byteCount)
+            frees.add(bytes.allSatisfy { $0 == 0 } ? byteCount : -1)
+            pointer.deallocate()
+        }))
+        let tag = try Argon2.deriveKey(password: kat.password, parameters: kat.parameters, memoryLimitBytes: 1 << 30,
+                                       progress: nil, platform: platform)
+        #expect(tag == kat.tag)
+        #expect(allocations.values == [32 * 1024] && frees.values == [32 * 1024])
+        // A platform that has none to give: ordinary memory, the same tag.
+        let refusing = CryptoPlatform(largeMemory: (allocate: { _ in nil }, free: { _, _ in frees.add(-2) }))
+        #expect(try Argon2.deriveKey(password: kat.password, parameters: kat.parameters, memoryLimitBytes: 1 << 30,
+                                     progress: nil, platform: refusing) == kat.tag)
+        #expect(frees.values == [32 * 1024])
+    }
+
+    /// Linux's huge-page memory: 2 MiB-aligned from 2 MiB up, none below (ordinary pages then).
+    @Test func theSystemPlatformsLargeMemory() throws {
+        #if os(Linux)
+        let memory = try #require(SystemPlatform.platform.largeMemory)
+        #expect(memory.allocate(1 << 20) == nil)
+        let raw = try #require(memory.allocate(4 << 20))
+        #expect(UInt(bitPattern: raw) % (2 << 20) == 0)
+        raw.storeBytes(of: 1, toByteOffset: (4 << 20) - 8, as: UInt64.self)
+        memory.free(raw, 4 << 20)
+        #endif
+    }
+}
+
+/// What a platform closure was called with, in order.
+final class Calls: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [Int] = []
+    func add(_ value: Int) { lock.withLock { items.append(value) } }
+    var values: [Int] { lock.withLock { items } }
 }

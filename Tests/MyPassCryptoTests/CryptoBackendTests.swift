@@ -1,3 +1,5 @@
+import Foundation
+import MyPassCore
 import MyPassCrypto
 import MyPassCryptoHardware
 import MyPassTestSupport
@@ -8,19 +10,22 @@ import Testing
 /// ones are built into MyPassCrypto; a kernel whose CPU features are missing is left out (with a
 /// line on stdout saying so).
 enum TestBackends {
-    static let aes: [AESBackend] = usable(CryptoHardware.aes.map { [$0] } ?? [], CryptoBackend.available.aes, "AES")
-    static let sha256: [HashBackend] = usable(CryptoHardware.sha256.map { [$0] } ?? [], CryptoBackend.available.sha256,
-                                              "SHA-256")
-    static let sha512: [HashBackend] = usable(CryptoHardware.sha512.map { [$0] } ?? [], CryptoBackend.available.sha512,
-                                              "SHA-512")
+    /// What the operating system says about this CPU (the tests ask it themselves: the crypto code
+    /// is told only by a program that installs ``SystemPlatform``).
+    static let features = SystemPlatform.cpuFeatures()
+    static let aes: [AESBackend] = usable(CryptoHardware.aes.map { [$0] } ?? [], CryptoBackend.available(cpuFeatures: features).aes,
+                                          "AES")
+    static let sha256: [HashBackend] = usable(CryptoHardware.sha256.map { [$0] } ?? [],
+                                              CryptoBackend.available(cpuFeatures: features).sha256, "SHA-256")
+    static let sha512: [HashBackend] = usable(CryptoHardware.sha512.map { [$0] } ?? [],
+                                              CryptoBackend.available(cpuFeatures: features).sha512, "SHA-512")
     static let chacha20: [StreamBackend] = usable(CryptoHardware.chacha20.map { [$0] } ?? [],
-                                                  CryptoBackend.available.chacha20, "ChaCha20")
+                                                  CryptoBackend.available(cpuFeatures: features).chacha20, "ChaCha20")
     static let salsa20: [StreamBackend] = usable(CryptoHardware.salsa20.map { [$0] } ?? [],
-                                                 CryptoBackend.available.salsa20, "Salsa20")
+                                                 CryptoBackend.available(cpuFeatures: features).salsa20, "Salsa20")
 
     /// The offered kernels the CPU supports, then the available ones not already listed.
     private static func usable<B: Backend>(_ offered: [B], _ available: [B], _ what: String) -> [B] {
-        let features = CryptoBackend.cpuFeatures
         var result: [B] = []
         for backend in offered + available where !result.contains(where: { $0.name == backend.name }) {
             if backend.isSupported(by: features) {
@@ -127,9 +132,22 @@ struct CryptoBackendTests {
         #expect(CPUFeatures.auxiliaryVectorValue(Array(auxv.prefix(20)), type: 16) == 0)
     }
 
+    @Test("The system platform reads the CPU's features as the operating system reports them")
+    func systemPlatformFeatures() throws {
+        #if os(Linux) && arch(x86_64)
+        let cpuinfo = try String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)
+        let flags = try #require(cpuinfo.split(separator: "\n").first { $0.hasPrefix("flags") })
+        let words = Set(flags.split(separator: ":", maxSplits: 1)[1].split(separator: " ").map(String.init))
+        #expect(SystemPlatform.cpuFeatures() == words)
+        #expect(words.contains("sse2"))
+        #endif
+        // The switch as the environment holds it.
+        #expect(SystemPlatform.platform.backendOverride == ProcessInfo.processInfo.environment["MYPASS_CRYPTO_BACKEND"])
+    }
+
     @Test("This machine: a CPU that has AES-NI and SHA-NI gets their kernels")
-    func thisMachine() {
-        let features = CryptoBackend.cpuFeatures
+    func thisMachine() throws {
+        let features = TestBackends.features
         #if arch(x86_64) && os(Linux)
         #expect(TestBackends.aes.map(\.name) == (features.isSuperset(of: ["aes", "sse4_1", "ssse3"]) ? ["aes-ni", "portable"] : ["portable"]))
         #expect(TestBackends.sha256.map(\.name)

@@ -1,4 +1,5 @@
 import Foundation
+import MyPassCore
 
 /// Locates the repository's `Vectors/` folder and reads test data from it.
 public enum TestVectors {
@@ -6,8 +7,15 @@ public enum TestVectors {
     public static let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// `Vectors/` inside the repository.
-    public static let directory: URL = repositoryRoot.appendingPathComponent("Vectors")
+    /// `Vectors/` inside the repository. Its first read also installs the system platform
+    /// (`SystemPlatform.install()`), as the programs do first thing in `main`: the test process
+    /// has no `main`, and nearly every test reads a vector before it hashes or encrypts anything,
+    /// so that the whole run gets the huge-page Argon2 matrix and parallel lanes whichever test
+    /// runs first.
+    public static let directory: URL = {
+        SystemPlatform.install()
+        return repositoryRoot.appendingPathComponent("Vectors")
+    }()
 
     /// The URL of `Vectors/<relativePath>`.
     public static func url(_ relativePath: String) -> URL {

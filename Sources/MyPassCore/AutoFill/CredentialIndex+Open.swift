@@ -121,6 +121,7 @@ extension CredentialIndex {
     /// - Complexity: one KDF run (none with a fitting `cachedKey`), then linear in the file size.
     public static func open(_ path: String, key: CompositeKey, cachedKey: CachedTransformedKey? = nil,
                             options: OpenOptions = OpenOptions()) throws(CoreError) -> Opened {
+        SystemPlatform.install()
         // The file is streamed inside one coordinated read (see ``VaultFileSystem``); the stale
         // temporary files are removed after it, inside a coordinated write.
         let absolute = VaultDocument.absolutePath(path)

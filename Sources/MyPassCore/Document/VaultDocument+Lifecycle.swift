@@ -28,6 +28,7 @@ extension VaultDocument {
     /// - Complexity: one KDF run.
     public static func create(_ path: String, vault: Vault, key: CompositeKey, options: Options = Options(),
                               progress: KDFProgressHandler? = nil) throws(CoreError) -> (VaultDocument, SaveReport) {
+        SystemPlatform.install()
         // The whole create runs inside one coordinated write of the new file (see ``VaultFileSystem``).
         let absolute = absolutePath(path)
         return try options.fileSystem.coordinatingWrite(absolute) { () throws(CoreError) in

@@ -38,6 +38,7 @@ extension VaultDocument {
     /// - Throws: as ``mergeCopy(at:key:progress:)`` but for the `.invalidOperation` cases.
     public static func readCopy(at path: String, key: CompositeKey, options: Options,
                                 progress: KDFProgressHandler? = nil) throws(CoreError) -> Vault {
+        SystemPlatform.install()
         let bytes = try options.fileSystem.readFile(absolutePath(path), maxBytes: options.maxFileBytes)
         return try decode(bytes, key: key, cachedKey: nil, options: options, progress: progress).0
     }

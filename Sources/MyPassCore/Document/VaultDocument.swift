@@ -60,6 +60,7 @@ public struct VaultDocument: Sendable {
                     fileSystem: any VaultFileSystem = SystemFileSystem(), keyDerivation: KeyDerivation = .standard,
                     mergeHandler: MergeHandler? = VaultDocument.keePassSynchronize,
                     verification: SaveVerification = .contentDigest) {
+            SystemPlatform.install()
             self.limits = limits
             self.saveOptions = saveOptions
             self.maxFileBytes = maxFileBytes
@@ -117,6 +118,7 @@ public struct VaultDocument: Sendable {
     /// - Complexity: one KDF run (none with a fitting `cachedKey`), then linear in the file size.
     public static func open(_ path: String, key: CompositeKey, cachedKey: CachedTransformedKey? = nil,
                             options: Options = Options(), progress: KDFProgressHandler? = nil) throws(CoreError) -> VaultDocument {
+        SystemPlatform.install()
         let absolute = absolutePath(path)
         // The file is read inside one coordinated read; the KDF and the decryption run after it.
         // The folder is listed there too, once, for stale temporary files and conflict copies (the

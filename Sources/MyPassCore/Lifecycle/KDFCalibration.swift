@@ -34,6 +34,7 @@ public enum KDFCalibration {
     ///   the target.
     public static func calibrate(_ settings: KDFSettings, targetSeconds: Double,
                                  timer: Timer = measure) throws(CoreError) -> KDFSettings {
+        SystemPlatform.install()
         guard targetSeconds > 0, targetSeconds <= 600 else {
             throw CoreError(.invalidOperation, "the unlock time must be more than 0 and at most 600 seconds")
         }
@@ -87,6 +88,7 @@ public enum KDFCalibration {
     /// Wall-clock seconds of one run of the KDF with `settings` on a fixed key and seed.
     /// - Throws: ``CoreError`` `.codec` when the KDF refuses the parameters (beyond `KDBXLimits`).
     public static func measure(_ settings: KDFSettings) throws(CoreError) -> Double {
+        SystemPlatform.install()
         let key: CompositeKey
         do throws(KDBXError) {
             key = try CompositeKey(password: ProtectedString("calibration"), keyFileContents: nil)

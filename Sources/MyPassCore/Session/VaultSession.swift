@@ -36,6 +36,7 @@ public actor VaultSession {
     public init(fileURL: URL, options: VaultDocument.Options = VaultDocument.Options(),
                 credentialStore: (any CredentialStore)? = nil, autoLockSeconds: Double? = nil,
                 clock: any SessionClock = SystemClock(), vaultID: String? = nil) {
+        SystemPlatform.install()
         self.fileURL = fileURL
         self.options = options
         self.credentialStore = credentialStore
@@ -322,6 +323,7 @@ extension VaultCredentials {
     /// - Parameter challengeResponse: the hardware key, for a vault whose key has one.
     /// - Throws: ``CoreError/Code/codec`` for an unusable key file or no component at all.
     public func compositeKey(challengeResponse: ChallengeResponseKey? = nil) throws(CoreError) -> CompositeKey {
+        SystemPlatform.install()
         var keyFile = keyFileContents?.unsafeArray
         defer { if keyFile != nil { wipe(&keyFile!) } }
         do {

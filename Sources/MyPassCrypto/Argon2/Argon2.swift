@@ -50,6 +50,16 @@ public enum Argon2 {
         password: [UInt8], parameters: Parameters, memoryLimitBytes: UInt64 = 1 << 30,
         progress: KDFProgressHandler? = nil
     ) throws(CryptoError) -> [UInt8] {
+        try deriveKey(password: password, parameters: parameters, memoryLimitBytes: memoryLimitBytes,
+                      progress: progress, platform: CryptoPlatform.current)
+    }
+
+    /// ``deriveKey(password:parameters:memoryLimitBytes:progress:)`` with the matrix memory and the
+    /// lanes' parallel loop of `platform` (the tests run each).
+    package static func deriveKey(
+        password: [UInt8], parameters: Parameters, memoryLimitBytes: UInt64, progress: KDFProgressHandler?,
+        platform: CryptoPlatform
+    ) throws(CryptoError) -> [UInt8] {
         try parameters.validate()
         guard UInt64(password.count) <= UInt64(UInt32.max) else {
             throw CryptoError(.invalidParameter, "Argon2 password longer than 2^32 - 1 bytes")
@@ -71,7 +81,7 @@ public enum Argon2 {
 
         var h0 = initialHash(password: password, parameters: parameters)
         defer { wipe(&h0) }
-        let matrix = Argon2Matrix(blockCount: blockCount, lanes: lanes)
+        let matrix = Argon2Matrix(blockCount: blockCount, lanes: lanes, platform: platform)
         defer { matrix.wipeAndDeallocate() }
         matrix.fillFirstBlocks(h0: h0)
         guard matrix.fill(iterations: parameters.iterations, variant: parameters.variant, version: parameters.version,

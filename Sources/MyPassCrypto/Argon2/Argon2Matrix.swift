@@ -1,9 +1,3 @@
-#if !hasFeature(Embedded) && canImport(Dispatch)
-import Dispatch
-#endif
-#if !hasFeature(Embedded) && canImport(Glibc)
-import Glibc
-#endif
 import MyPassBytes
 
 /// The Argon2 memory matrix (RFC 9106 §3.2): `lanes` rows of `laneLength` blocks of 1024 bytes,
@@ -11,12 +5,15 @@ import MyPassBytes
 ///
 /// It is `@unchecked Sendable` because the lanes' threads only ever write the blocks of their own
 /// segment and read blocks that were completed before the last slice barrier (RFC 9106 §3.4).
-/// Where there are no threads (Embedded Swift, or no Dispatch) the lanes of a slice run one after
-/// another, which gives the same result: within a slice no lane reads another lane's new blocks.
+/// The memory and the threads are the platform's (``CryptoPlatform``); without a parallel loop
+/// the lanes of a slice run one after another, which gives the same result: within a slice no
+/// lane reads another lane's new blocks.
 struct Argon2Matrix: @unchecked Sendable {
     let words: UnsafeMutablePointer<UInt64>
-    /// Whether `words` came from `posix_memalign` (freed with `free`) rather than `allocate`.
-    let fromPosixMemalign: Bool
+    /// The platform's release of `words`, nil when they came from `allocate`.
+    let free: CryptoPlatform.FreeLarge?
+    /// The platform's parallel loop for the lanes, nil: one after another.
+    let concurrentPerform: CryptoPlatform.ConcurrentPerform?
     let blockCount: Int
     let lanes: Int
     let laneLength: Int
@@ -24,37 +21,23 @@ struct Argon2Matrix: @unchecked Sendable {
     /// The rotation shift counts, read from memory by the fill (see ``RotationCounts``).
     let rotationCounts = RotationCounts()
 
-    /// Allocates (without touching) `blockCount` blocks split into `lanes` lanes; `blockCount`
-    /// must be a multiple of 4 × `lanes`.
-    init(blockCount: Int, lanes: Int) {
+    /// Allocates (without touching) `blockCount` blocks split into `lanes` lanes, from
+    /// `platform`'s large memory when it has some; `blockCount` must be a multiple of 4 × `lanes`.
+    init(blockCount: Int, lanes: Int, platform: CryptoPlatform) {
         self.blockCount = blockCount
         self.lanes = lanes
         laneLength = blockCount / lanes
         segmentLength = laneLength / Argon2Matrix.syncPoints
-        (words, fromPosixMemalign) = Argon2Matrix.allocateWords(blockCount * Argon2Matrix.wordsPerBlock)
-    }
-
-    /// Linux: memory of 2 MiB and more comes in 2 MiB-aligned huge pages where the kernel has
-    /// them (`madvise(MADV_HUGEPAGE)`, honoured when transparent huge pages are `always` or
-    /// `madvise`): 32 page faults instead of 16,384 for 64 MiB, and far fewer TLB misses on the
-    /// random reference blocks. That cut the CPU time of a 64 MiB derivation by about 40% here
-    /// (a quarter of it had been the kernel faulting pages in). Elsewhere, below 2 MiB, or when
-    /// that allocation fails: ordinary pages.
-    static func allocateWords(_ count: Int) -> (UnsafeMutablePointer<UInt64>, fromPosixMemalign: Bool) {
-        #if !hasFeature(Embedded) && canImport(Glibc)
-        let bytes = count * 8
-        if bytes >= hugePageBytes {
-            var raw: UnsafeMutableRawPointer?
-            if posix_memalign(&raw, hugePageBytes, bytes) == 0, let raw {
-                _ = madvise(raw, bytes, MADV_HUGEPAGE)
-                return (raw.bindMemory(to: UInt64.self, capacity: count), true)
-            }
+        let byteCount = blockCount * Argon2Matrix.wordsPerBlock * 8
+        if let memory = platform.largeMemory, let raw = memory.allocate(byteCount) {
+            words = raw.bindMemory(to: UInt64.self, capacity: blockCount * Argon2Matrix.wordsPerBlock)
+            free = memory.free
+        } else {
+            words = UnsafeMutablePointer<UInt64>.allocate(capacity: blockCount * Argon2Matrix.wordsPerBlock)
+            free = nil
         }
-        #endif
-        return (UnsafeMutablePointer<UInt64>.allocate(capacity: count), false)
+        concurrentPerform = platform.concurrentPerform
     }
-
-    static let hugePageBytes = 2 << 20
 
     static let wordsPerBlock = 128
     /// Slices per pass (SL in RFC 9106).
@@ -62,14 +45,13 @@ struct Argon2Matrix: @unchecked Sendable {
 
     /// Overwrites the whole matrix with zeros and frees it.
     func wipeAndDeallocate() {
-        secureZero(UnsafeMutableRawPointer(words), count: blockCount * Argon2Matrix.wordsPerBlock * 8)
-        #if !hasFeature(Embedded) && canImport(Glibc)
-        if fromPosixMemalign {
-            free(words)
-            return
+        let byteCount = blockCount * Argon2Matrix.wordsPerBlock * 8
+        secureZero(UnsafeMutableRawPointer(words), count: byteCount)
+        if let free {
+            free(UnsafeMutableRawPointer(words), byteCount)
+        } else {
+            words.deallocate()
         }
-        #endif
-        words.deallocate()
     }
 
     /// B[i][0] = H'(H0 || LE32(0) || LE32(i)) and B[i][1] = H'(H0 || LE32(1) || LE32(i)), 1024
@@ -93,8 +75,8 @@ struct Argon2Matrix: @unchecked Sendable {
         }
     }
 
-    /// Runs `iterations` passes (RFC 9106 §3.2 step 6), slice by slice, lanes in parallel (one
-    /// after another without Dispatch).
+    /// Runs `iterations` passes (RFC 9106 §3.2 step 6), slice by slice, lanes in parallel with the
+    /// platform's loop (one after another without it).
     /// - Returns: `false` when `progress` asked to stop (after a slice boundary).
     func fill(iterations: UInt32, variant: Argon2.Variant, version: UInt32, progress: KDFProgressHandler? = nil) -> Bool {
         let totalSlices = Double(Int(iterations) * Argon2Matrix.syncPoints)
@@ -103,17 +85,15 @@ struct Argon2Matrix: @unchecked Sendable {
                 if let progress, !progress(Double(pass * Argon2Matrix.syncPoints + slice) / totalSlices) { return false }
                 // Also for one lane (it then runs on this thread): the fill is only ever reached
                 // through this closure, which keeps `rotationCounts` opaque to the optimiser.
-                #if !hasFeature(Embedded) && canImport(Dispatch)
-                DispatchQueue.concurrentPerform(iterations: lanes) { lane in
+                let fillLane = { @Sendable (lane: Int) in
                     fillSegment(
                         pass: pass, lane: lane, slice: slice, iterations: iterations, variant: variant, version: version)
                 }
-                #else
-                for lane in 0..<lanes {
-                    fillSegment(
-                        pass: pass, lane: lane, slice: slice, iterations: iterations, variant: variant, version: version)
+                if let concurrentPerform {
+                    concurrentPerform(lanes, fillLane)
+                } else {
+                    for lane in 0..<lanes { fillLane(lane) }
                 }
-                #endif
             }
         }
         if let progress { _ = progress(1) }

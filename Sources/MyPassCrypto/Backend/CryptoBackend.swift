@@ -2,16 +2,18 @@
 /// Swift code, or a CPU's own instructions (AES-NI and SHA-NI on x86_64, the ARMv8 AES and SHA-2
 /// instructions on arm64, AVX-512 for the ChaCha20 and Salsa20 keystreams, BMI2 for SHA-512).
 ///
-/// The choice is made once, at the first use of AES or SHA-2, from what the CPU offers (Linux:
-/// `/proc/cpuinfo` on x86_64, `AT_HWCAP` on arm64; Apple platforms: `sysctl`) and from the
-/// environment: `MYPASS_CRYPTO_BACKEND=portable` rules the hardware paths out. Every backend
+/// The choice is made once, at the first use of AES or SHA-2, from what the CPU offers and from the
+/// environment (`MYPASS_CRYPTO_BACKEND=portable` rules the hardware paths out), as the program
+/// told ``CryptoPlatform`` (Linux: `/proc/cpuinfo` on x86_64, `AT_HWCAP` on arm64; Apple
+/// platforms: `sysctl`; read by MyPassCore's `SystemPlatform`). Every backend
 /// gives the same bytes; the portable AES is fixsliced and constant-time, the hardware AES is
 /// constant-time by construction (one instruction a round, no table in memory).
 ///
 /// The arm64 kernels are part of this module. The x86_64 kernels need the AES and SHA target
 /// features, which only a module of their own can be compiled with (`MyPassCryptoHardware`,
 /// linked by the `mypass` and `mypass-bench` executables, which offer them at start-up); a
-/// library user on x86_64 gets the portable code.
+/// library user on x86_64 gets the portable code. A program that never tells ``CryptoPlatform``
+/// the CPU's features (MyPassCore does, see its `SystemPlatform`) gets the portable code everywhere.
 public enum CryptoBackend {
     /// The environment variable that can force the portable code: `portable`; any other value or
     /// none: the hardware where the CPU has it.
@@ -62,20 +64,18 @@ public enum CryptoBackend {
         return true
     }
 
-    /// Declares the CPU's features where the operating system cannot be asked (embedded builds):
-    /// names as Linux prints them (`aes`, `sha2`, `sha512` on arm64). Same rules as ``offer``.
-    @discardableResult
-    package static func declareCPUFeatures(_ features: Set<String>) -> Bool {
-        guard !chosen else { return false }
-        declaredFeatures = features
-        return true
-    }
-
     /// Every backend offered for each primitive whose CPU features are present, the portable one
     /// last, ignoring the environment: the tests run their known answers on each.
     package static var available: (aes: [AESBackend], sha256: [HashBackend], sha512: [HashBackend],
                                    chacha20: [StreamBackend], salsa20: [StreamBackend]) {
-        let features = cpuFeatures
+        available(cpuFeatures: cpuFeatures)
+    }
+
+    /// Every backend offered for each primitive whose features are in `features`, the portable
+    /// one last (the tests pass the features they read themselves).
+    package static func available(cpuFeatures features: Set<String>)
+        -> (aes: [AESBackend], sha256: [HashBackend], sha512: [HashBackend], chacha20: [StreamBackend],
+            salsa20: [StreamBackend]) {
         return (offeredAES.filter { $0.isSupported(by: features) } + [.portable],
                 offeredSHA256.filter { $0.isSupported(by: features) } + [.portableSHA256],
                 offeredSHA512.filter { $0.isSupported(by: features) } + [.portableSHA512],
@@ -83,8 +83,8 @@ public enum CryptoBackend {
                 offeredSalsa20.filter { $0.isSupported(by: features) } + [.portableSalsa20])
     }
 
-    /// The CPU features this process sees: declared ones, else what the operating system reports.
-    package static var cpuFeatures: Set<String> { declaredFeatures ?? CPUFeatures.detect() }
+    /// The CPU features this process was told of (``CryptoPlatform/cpuFeatures``).
+    package static var cpuFeatures: Set<String> { CryptoPlatform.current.cpuFeatures }
 
     /// The choice for each primitive: the first offered backend whose features `cpuFeatures`
     /// holds, unless `environment` (the variable's value) is `portable`.
@@ -100,13 +100,12 @@ public enum CryptoBackend {
                          salsa20: first(salsa20, .portableSalsa20))
     }
 
-    // Written only before the first use (offer, declareCPUFeatures), read once by `selected`.
+    // Written only before the first use (offer), read once by `selected`.
     nonisolated(unsafe) private static var offeredAES: [AESBackend] = BuiltInKernels.aes
     nonisolated(unsafe) private static var offeredSHA256: [HashBackend] = BuiltInKernels.sha256
     nonisolated(unsafe) private static var offeredSHA512: [HashBackend] = BuiltInKernels.sha512
     nonisolated(unsafe) private static var offeredChaCha20: [StreamBackend] = []
     nonisolated(unsafe) private static var offeredSalsa20: [StreamBackend] = []
-    nonisolated(unsafe) private static var declaredFeatures: Set<String>?
     nonisolated(unsafe) private static var chosen = false
 
     /// Initialised once, on first use (a lazy static is thread-safe).
@@ -114,7 +113,7 @@ public enum CryptoBackend {
         chosen = true
         return choose(aes: offeredAES, sha256: offeredSHA256, sha512: offeredSHA512, chacha20: offeredChaCha20,
                       salsa20: offeredSalsa20, cpuFeatures: cpuFeatures,
-                      environment: CPUFeatures.environment(environmentVariable))
+                      environment: CryptoPlatform.current.backendOverride)
     }()
 }
 
