@@ -24,10 +24,21 @@ let staticLinkOnLinux: [LinkerSetting] = [.unsafeFlags(["-static-stdlib", "-use-
 /// and the tests, each kernel run only after a CPU check. The flags are x86's: on another host the module compiles
 /// empty (its sources are `#if arch(x86_64)`), and building for another architecture than the host's gets the
 /// portable code there.
+///
+/// The AVX-512 kernels (ChaCha20 and Salsa20 sixteen blocks at a time) are a module of their own,
+/// `MyPassCryptoAVX512`, compiled with `-mavx512f` alone: with that flag the compiler may use
+/// AVX-512 (and every VEX-encoded instruction) anywhere in the module, so nothing in it runs
+/// before the CPU check, not even the code that offers the kernels (it is in
+/// `MyPassCryptoHardware`, which only takes their addresses). The same holds for `MyPassCryptoBMI2`
+/// (SHA-512 with RORX, `-mbmi2`).
 #if arch(x86_64)
 let x86CryptoFeatures: [SwiftSetting] = [.unsafeFlags(["-Xcc", "-maes", "-Xcc", "-msha", "-Xcc", "-msse4.1"])]
+let x86AVX512Features: [SwiftSetting] = [.unsafeFlags(["-Xcc", "-mavx512f"])]
+let x86BMI2Features: [SwiftSetting] = [.unsafeFlags(["-Xcc", "-mbmi2"])]
 #else
 let x86CryptoFeatures: [SwiftSetting] = []
+let x86AVX512Features: [SwiftSetting] = []
+let x86BMI2Features: [SwiftSetting] = []
 #endif
 
 /// The hardware kernels reach LLVM's intrinsics through the Builtin module (accepted in a URL dependency).
@@ -53,10 +64,15 @@ let package = Package(
         // Primitives: SHA-1/256/512, HMAC, AES-256, ChaCha20, Salsa20, Twofish, BLAKE2b, Argon2, AES-KDF; the
         // arm64 AES and SHA-256 kernels and the choice of backend (CryptoBackend).
         .target(name: "MyPassCrypto", dependencies: ["MyPassBytes"], swiftSettings: strict + builtinModule),
-        // The x86_64 AES-NI and SHA-NI kernels, offered to MyPassCrypto at start-up (in no library product).
+        // The x86_64 AES-NI and SHA-NI kernels, and the offer of every x86_64 kernel to MyPassCrypto at
+        // start-up (in no library product).
         .target(
-            name: "MyPassCryptoHardware", dependencies: ["MyPassCrypto"],
+            name: "MyPassCryptoHardware", dependencies: ["MyPassCrypto", "MyPassCryptoAVX512", "MyPassCryptoBMI2"],
             swiftSettings: strict + builtinModule + x86CryptoFeatures),
+        // The x86_64 AVX-512 kernels (ChaCha20, Salsa20), offered by MyPassCryptoHardware (in no library product).
+        .target(name: "MyPassCryptoAVX512", swiftSettings: strict + builtinModule + x86AVX512Features),
+        // The x86_64 BMI2 kernel (SHA-512), offered by MyPassCryptoHardware (in no library product).
+        .target(name: "MyPassCryptoBMI2", dependencies: ["MyPassCrypto"], swiftSettings: strict + x86BMI2Features),
         // DEFLATE (RFC 1951), zlib (RFC 1950) and gzip (RFC 1952), inflate and deflate.
         .target(name: "MyPassCompression", dependencies: ["MyPassBytes"], swiftSettings: strict),
         // Streaming XML 1.0 tokenizer and KeePass-shaped writer.

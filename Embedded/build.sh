@@ -43,11 +43,11 @@ embedded=(-enable-experimental-feature Embedded -enable-experimental-feature Ext
 # The backends each target must pick (the demo's first line); the aarch64 run is also made with
 # MYPASS_CRYPTO_BACKEND=portable, which must give the portable line.
 declare -A expected_backend=(
-  [x86_64-unknown-linux-gnu]="backend aes: portable, sha256: portable, sha512: portable"
-  [wasm32-unknown-none-wasm]="backend aes: portable, sha256: portable, sha512: portable"
-  [aarch64-none-none-elf]="backend aes: armv8, sha256: armv8, sha512: portable"
+  [x86_64-unknown-linux-gnu]="backend aes: portable, sha256: portable, sha512: portable, chacha20: portable, salsa20: portable"
+  [wasm32-unknown-none-wasm]="backend aes: portable, sha256: portable, sha512: portable, chacha20: portable, salsa20: portable"
+  [aarch64-none-none-elf]="backend aes: armv8, sha256: armv8, sha512: portable, chacha20: portable, salsa20: portable"
 )
-portable_backend="backend aes: portable, sha256: portable, sha512: portable"
+portable_backend="backend aes: portable, sha256: portable, sha512: portable, chacha20: portable, salsa20: portable"
 compiler="$("$bin/swiftc" --version 2>&1 | head -1)"
 # wasm32 memory: 2 MiB to start (data, a 1 MiB stack, the first heap pages), grown by the heap
 # (Platform/WASIHeap.swift) with memory.grow up to 2 GiB (addresses stay positive as JS numbers).

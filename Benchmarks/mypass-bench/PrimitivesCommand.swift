@@ -13,8 +13,9 @@ enum PrimitivesCommand {
       document unless --xml names one). --compare runs openssl speed, Python's zlib and xmllint
       --stream side by side. OpenSSL runs as users have it (OPENSSL_ia32cap unset: AES-NI, SHA-NI,
       AVX-512), the reference of the ratio, and for the rows that name one with a hardware path
-      masked off as well (the note gives that figure and ratio). The AES and SHA-2 rows name the
-      backend they ran on; MYPASS_CRYPTO_BACKEND=portable times the portable code.
+      masked off as well (the note gives that figure and ratio). The AES, SHA-2, ChaCha20 and
+      Salsa20 rows name the backend they ran on; MYPASS_CRYPTO_BACKEND=portable times the portable
+      code.
     """
 
     static func run(_ args: inout BenchArguments) throws {
@@ -80,14 +81,14 @@ enum PrimitivesCommand {
         try openssl(&kdf, "aes-256-ecb", [.noAESNI], perUnit: 32)
         report.rows.append(kdf)
 
-        var chacha = try throughput("ChaCha20") {
+        var chacha = try throughput("ChaCha20 [\(CryptoBackend.chacha20)]") {
             var cipher = try ChaCha20(key: key, nonce: nonce12)
             var buffer = data
             cipher.apply(to: &buffer)
         }
         try openssl(&chacha, "chacha20", [.noAVX])
         report.rows.append(chacha)
-        report.rows.append(try throughput("Salsa20") {
+        report.rows.append(try throughput("Salsa20 [\(CryptoBackend.salsa20)]") {
             var cipher = try Salsa20(key: key, nonce: Array(nonce12.prefix(8)))
             var buffer = data
             cipher.apply(to: &buffer)

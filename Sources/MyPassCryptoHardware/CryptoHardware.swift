@@ -1,9 +1,16 @@
 import MyPassCrypto
+#if arch(x86_64)
+import MyPassCryptoAVX512
+import MyPassCryptoBMI2
+#endif
 
 /// The x86_64 hardware kernels (AES-NI, SHA-NI), compiled with exactly the target features they
 /// need (`-maes -msha -msse4.1`, Package.swift): a module that no library product contains, so
 /// that the library products carry no unsafe flag. The `mypass` and `mypass-bench` executables
-/// and the tests link it.
+/// and the tests link it. It also offers the AVX-512 ChaCha20 and Salsa20 kernels of
+/// `MyPassCryptoAVX512` and the BMI2 SHA-512 of `MyPassCryptoBMI2` (modules compiled with
+/// `-mavx512f` and `-mbmi2`, in which no code may run before the CPU check: this module only
+/// takes the kernels' addresses).
 ///
 /// Nothing here runs before ``CryptoBackend`` has checked that the CPU has the features a kernel
 /// names (on a CPU without AES-NI its instructions stop the process with SIGILL). On other
@@ -14,7 +21,7 @@ public enum CryptoHardware {
     /// - Returns: `false` when the choice was already made (too late: the offer is ignored).
     @discardableResult
     public static func install() -> Bool {
-        CryptoBackend.offer(aes: aes, sha256: sha256)
+        CryptoBackend.offer(aes: aes, sha256: sha256, sha512: sha512, chacha20: chacha20, salsa20: salsa20)
     }
 
     /// AES-NI (with SSE4.1, which the module is compiled for), nil on other architectures.
@@ -31,6 +38,33 @@ public enum CryptoHardware {
     package static var sha256: HashBackend? {
         #if arch(x86_64)
         return HashBackend(name: "sha-ni", requiredCPUFeatures: ["sha_ni", "sse4_1", "ssse3"], compress: shaniSHA256Compress)
+        #else
+        return nil
+        #endif
+    }
+
+    /// SHA-512 with BMI2's RORX, nil on other architectures.
+    package static var sha512: HashBackend? {
+        #if arch(x86_64)
+        return HashBackend(name: "bmi2", requiredCPUFeatures: ["bmi2"], compress: bmi2SHA512Compress)
+        #else
+        return nil
+        #endif
+    }
+
+    /// ChaCha20 sixteen blocks at a time with AVX-512F, nil on other architectures.
+    package static var chacha20: StreamBackend? {
+        #if arch(x86_64)
+        return StreamBackend(name: "avx512", requiredCPUFeatures: ["avx512f"], xor: avx512ChaCha20XOR)
+        #else
+        return nil
+        #endif
+    }
+
+    /// Salsa20 sixteen blocks at a time with AVX-512F, nil on other architectures.
+    package static var salsa20: StreamBackend? {
+        #if arch(x86_64)
+        return StreamBackend(name: "avx512", requiredCPUFeatures: ["avx512f"], xor: avx512Salsa20XOR)
         #else
         return nil
         #endif

@@ -17,7 +17,12 @@ enum TestBackends {
                                           "AES")
     static let sha256: [HashBackend] = usable(CryptoHardware.sha256.map { [$0] } ?? [],
                                               CryptoBackend.available(cpuFeatures: features).sha256, "SHA-256")
-    static let sha512: [HashBackend] = CryptoBackend.available(cpuFeatures: features).sha512
+    static let sha512: [HashBackend] = usable(CryptoHardware.sha512.map { [$0] } ?? [],
+                                              CryptoBackend.available(cpuFeatures: features).sha512, "SHA-512")
+    static let chacha20: [StreamBackend] = usable(CryptoHardware.chacha20.map { [$0] } ?? [],
+                                                  CryptoBackend.available(cpuFeatures: features).chacha20, "ChaCha20")
+    static let salsa20: [StreamBackend] = usable(CryptoHardware.salsa20.map { [$0] } ?? [],
+                                                 CryptoBackend.available(cpuFeatures: features).salsa20, "Salsa20")
 
     /// The offered kernels the CPU supports, then the available ones not already listed.
     private static func usable<B: Backend>(_ offered: [B], _ available: [B], _ what: String) -> [B] {
@@ -35,6 +40,9 @@ enum TestBackends {
     /// The hardware backends alone (compared with the portable one).
     static var hardwareAES: [AESBackend] { aes.filter { $0.name != "portable" } }
     static var hardwareSHA256: [HashBackend] { sha256.filter { $0.name != "portable" } }
+    static var hardwareSHA512: [HashBackend] { sha512.filter { $0.name != "portable" } }
+    static var hardwareChaCha20: [StreamBackend] { chacha20.filter { $0.name != "portable" } }
+    static var hardwareSalsa20: [StreamBackend] { salsa20.filter { $0.name != "portable" } }
 }
 
 extension AESBackend: CustomTestStringConvertible {
@@ -42,6 +50,10 @@ extension AESBackend: CustomTestStringConvertible {
 }
 
 extension HashBackend: CustomTestStringConvertible {
+    public var testDescription: String { name }
+}
+
+extension StreamBackend: CustomTestStringConvertible {
     public var testDescription: String { name }
 }
 
@@ -83,17 +95,22 @@ struct CryptoBackendTests {
         let aes = AESBackend(name: "test-aes", requiredCPUFeatures: ["aes", "sse4_1"], kdf: { _, _, _ in },
                              cbcEncrypt: { _, _, _, _, _ in }, cbcDecrypt: { _, _, _, _, _ in })
         let sha = HashBackend(name: "test-sha", requiredCPUFeatures: ["sha_ni"], compress: { _, _, _ in })
+        let chacha = StreamBackend(name: "test-chacha", requiredCPUFeatures: ["avx512f"], xor: { _, _, _ in 0 })
+        let salsa = StreamBackend(name: "test-salsa", requiredCPUFeatures: ["avx512f"], xor: { _, _, _ in 0 })
         func names(_ features: Set<String>, _ environment: String?) -> [String] {
-            let chosen = CryptoBackend.choose(aes: [aes], sha256: [sha], sha512: [], cpuFeatures: features, environment: environment)
-            return [chosen.aes.name, chosen.sha256.name, chosen.sha512.name]
+            let chosen = CryptoBackend.choose(aes: [aes], sha256: [sha], sha512: [], chacha20: [chacha], salsa20: [salsa],
+                                              cpuFeatures: features, environment: environment)
+            return [chosen.aes.name, chosen.sha256.name, chosen.sha512.name, chosen.chacha20.name, chosen.salsa20.name]
         }
-        #expect(names(["aes", "sse4_1", "sha_ni"], nil) == ["test-aes", "test-sha", "portable"])
-        #expect(names(["aes", "sse4_1", "sha_ni"], "hardware") == ["test-aes", "test-sha", "portable"])
-        #expect(names(["aes", "sse4_1", "sha_ni"], "portable") == ["portable", "portable", "portable"])
-        // The refusal: a CPU without AES-NI never gets the AES-NI kernels (they would be SIGILL).
-        #expect(names(["sse4_1", "sha_ni"], nil) == ["portable", "test-sha", "portable"])
-        #expect(names(["aes", "sha_ni"], nil) == ["portable", "test-sha", "portable"])
-        #expect(names([], nil) == ["portable", "portable", "portable"])
+        let all: Set<String> = ["aes", "sse4_1", "sha_ni", "avx512f"]
+        #expect(names(all, nil) == ["test-aes", "test-sha", "portable", "test-chacha", "test-salsa"])
+        #expect(names(all, "hardware") == ["test-aes", "test-sha", "portable", "test-chacha", "test-salsa"])
+        #expect(names(all, "portable") == ["portable", "portable", "portable", "portable", "portable"])
+        // The refusal: a CPU without AES-NI never gets the AES-NI kernels (they would be SIGILL), nor
+        // one without AVX-512F the AVX-512 ones.
+        #expect(names(["sse4_1", "sha_ni", "avx512f"], nil) == ["portable", "test-sha", "portable", "test-chacha", "test-salsa"])
+        #expect(names(["aes", "sha_ni", "avx2"], nil) == ["portable", "test-sha", "portable", "portable", "portable"])
+        #expect(names([], nil) == ["portable", "portable", "portable", "portable", "portable"])
     }
 
     @Test("CPU features: /proc/cpuinfo flags and the arm64 AT_HWCAP bits")
@@ -135,8 +152,12 @@ struct CryptoBackendTests {
         #expect(TestBackends.aes.map(\.name) == (features.isSuperset(of: ["aes", "sse4_1", "ssse3"]) ? ["aes-ni", "portable"] : ["portable"]))
         #expect(TestBackends.sha256.map(\.name)
             == (features.isSuperset(of: ["sha_ni", "sse4_1", "ssse3"]) ? ["sha-ni", "portable"] : ["portable"]))
+        #expect(TestBackends.sha512.map(\.name) == (features.contains("bmi2") ? ["bmi2", "portable"] : ["portable"]))
+        #expect(TestBackends.chacha20.map(\.name) == (features.contains("avx512f") ? ["avx512", "portable"] : ["portable"]))
+        #expect(TestBackends.salsa20.map(\.name) == (features.contains("avx512f") ? ["avx512", "portable"] : ["portable"]))
         #endif
         #expect(TestBackends.aes.last?.name == "portable" && TestBackends.sha256.last?.name == "portable")
+        #expect(TestBackends.chacha20.last?.name == "portable" && TestBackends.salsa20.last?.name == "portable")
     }
 
     @Test("AES-256 ECB and CBC: random keys, IVs, lengths and chunkings give the same bytes on each backend",
@@ -205,6 +226,93 @@ struct CryptoBackendTests {
             portable.update(message)
             for piece in random.pieces(message, maxPiece: 200) { hardware.update(piece) }
             #expect(hardware.finalize() == portable.finalize(), "seed \(Self.seed), trial \(trial), length \(length)")
+        }
+    }
+
+    @Test("SHA-512: random messages and chunkings give the same digest on each backend",
+          arguments: TestBackends.hardwareSHA512)
+    func sha512Differential(backend: HashBackend) {
+        var random = DifferentialRandom(seed: Self.seed &+ 5)
+        for trial in 0..<300 {
+            let length = trial < 260 ? trial : random.below(trial < 290 ? 5000 : 300_000)
+            let message = random.bytes(length)
+            var portable = SHA512(backend: .portableSHA512), hardware = SHA512(backend: backend)
+            portable.update(message)
+            for piece in random.pieces(message, maxPiece: 400) { hardware.update(piece) }
+            #expect(hardware.finalize() == portable.finalize(), "seed \(Self.seed), trial \(trial), length \(length)")
+        }
+    }
+
+    /// Lengths for the keystream differentials: short ones, ones around the kernels' widths
+    /// (1,024 bytes for sixteen blocks), and long ones, rarely multiples of 64.
+    private static func keystreamLength(_ trial: Int, _ random: inout DifferentialRandom) -> Int {
+        switch trial {
+        case 0..<40: return trial * 37
+        case 40..<80: return 1024 * (1 + random.below(4)) + random.below(129) - 64
+        case 80..<190: return random.below(6000)
+        default: return random.below(100_000)
+        }
+    }
+
+    @Test("ChaCha20: random keys, nonces, counters (across the 32-bit wrap), lengths and chunkings give the same bytes on each backend",
+          arguments: TestBackends.hardwareChaCha20)
+    func chacha20Differential(backend: StreamBackend) throws {
+        var random = DifferentialRandom(seed: Self.seed &+ 3)
+        for trial in 0..<200 {
+            let key = random.bytes(32), nonce = random.bytes(12)
+            // Every fourth trial starts a few blocks before the counter wraps to 0.
+            let counter = trial % 4 == 0 ? UInt32.max - UInt32(random.below(40)) : UInt32(truncatingIfNeeded: random.next())
+            let length = Self.keystreamLength(trial, &random)
+            let message = random.bytes(length)
+            let context = "seed \(Self.seed), trial \(trial), counter \(counter), length \(length)"
+            var portable = try ChaCha20(key: key, nonce: nonce, counter: counter, backend: .portableChaCha20)
+            var expected = message
+            portable.apply(to: &expected)
+            var whole = try ChaCha20(key: key, nonce: nonce, counter: counter, backend: backend)
+            var output = message
+            whole.apply(to: &output)
+            #expect(output == expected, "whole, \(context)")
+            var split = try ChaCha20(key: key, nonce: nonce, counter: counter, backend: backend)
+            var pieces: [UInt8] = []
+            for piece in random.pieces(message, maxPiece: 3000) {
+                var chunk = Array(piece)
+                split.apply(to: &chunk)
+                pieces += chunk
+            }
+            #expect(pieces == expected, "in pieces, \(context)")
+        }
+    }
+
+    @Test("Salsa20: random keys, nonces, counters (across the 32-bit carry and the 64-bit wrap), lengths and chunkings give the same bytes on each backend",
+          arguments: TestBackends.hardwareSalsa20)
+    func salsa20Differential(backend: StreamBackend) throws {
+        var random = DifferentialRandom(seed: Self.seed &+ 4)
+        for trial in 0..<200 {
+            let key = random.bytes(32), nonce = random.bytes(8)
+            let counter: UInt64
+            switch trial % 4 {
+            case 0: counter = 0xFFFF_FFFF - UInt64(random.below(40))   // the low word carries into the high one
+            case 1: counter = UInt64.max - UInt64(random.below(40))    // the 64-bit counter wraps to 0
+            default: counter = random.next()
+            }
+            let length = Self.keystreamLength(trial, &random)
+            let message = random.bytes(length)
+            let context = "seed \(Self.seed), trial \(trial), counter \(counter), length \(length)"
+            var portable = try Salsa20(key: key, nonce: nonce, counter: counter, backend: .portableSalsa20)
+            var expected = message
+            portable.apply(to: &expected)
+            var whole = try Salsa20(key: key, nonce: nonce, counter: counter, backend: backend)
+            var output = message
+            whole.apply(to: &output)
+            #expect(output == expected, "whole, \(context)")
+            var split = try Salsa20(key: key, nonce: nonce, counter: counter, backend: backend)
+            var pieces: [UInt8] = []
+            for piece in random.pieces(message, maxPiece: 3000) {
+                var chunk = Array(piece)
+                split.apply(to: &chunk)
+                pieces += chunk
+            }
+            #expect(pieces == expected, "in pieces, \(context)")
         }
     }
 }

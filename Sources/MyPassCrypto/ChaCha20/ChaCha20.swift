@@ -8,7 +8,7 @@
 ///
 /// Conforms to `StreamingCipher` for the KDBX 4 payload: `update` returns the XORed chunk and
 /// `finalize` returns nothing.
-public struct ChaCha20: StreamingCipher, Sendable {
+public struct ChaCha20: StreamingCipher, ARXStreamCipher, Sendable {
     /// Bytes in a key (32).
     public static let keyByteCount = 32
     /// Bytes in a nonce (12).
@@ -24,6 +24,9 @@ public struct ChaCha20: StreamingCipher, Sendable {
     /// would turn them into scalar `rol` instructions (SSE2 has no vector rotate), moving every
     /// lane out of the vector registers and back, which made the 4-block path 10x slower.
     var rotations = SIMD8<UInt32>(16, 16, 12, 20, 8, 24, 7, 25)
+    /// The many-block kernel of the backend chosen at `init` (``CryptoBackend/chacha20``), nil
+    /// for the portable code.
+    let kernel: StreamBackend.XOR?
 
     /// - Parameters:
     ///   - key: 32 bytes.
@@ -32,6 +35,12 @@ public struct ChaCha20: StreamingCipher, Sendable {
     ///     encryption with Poly1305; KDBX uses 0).
     /// - Throws: `.invalidKeySize`, `.invalidNonceSize`.
     public init(key: [UInt8], nonce: [UInt8], counter: UInt32 = 0) throws(CryptoError) {
+        try self.init(key: key, nonce: nonce, counter: counter, backend: CryptoBackend.selection.chacha20)
+    }
+
+    /// The same on `backend` (the tests run every available backend).
+    package init(key: [UInt8], nonce: [UInt8], counter: UInt32 = 0, backend: StreamBackend) throws(CryptoError) {
+        kernel = backend.xor
         guard key.count == 32 else {
             throw CryptoError(.invalidKeySize, "ChaCha20 needs a 32-byte key, got \(key.count) bytes")
         }
@@ -53,40 +62,7 @@ public struct ChaCha20: StreamingCipher, Sendable {
 
     /// XORs the next `buffer.count` keystream bytes into `buffer`.
     public mutating func apply(to buffer: UnsafeMutableRawBufferPointer) {
-        guard let base = buffer.baseAddress, buffer.count > 0 else { return }
-        let count = buffer.count
-        var offset = 0
-        // Rest of the current block.
-        while used < 64 && offset < count {
-            base.storeBytes(of: base.load(fromByteOffset: offset, as: UInt8.self) ^ keystreamByte(used),
-                            toByteOffset: offset, as: UInt8.self)
-            used += 1
-            offset += 1
-        }
-        // Four blocks at a time.
-        while count - offset >= 256 {
-            ChaCha20.xorFourBlocks(state: state, rotations: rotations, into: base + offset)
-            state[12] = state[12] &+ 4
-            offset += 256
-        }
-        // Whole blocks, then a partial one whose rest is kept.
-        while offset < count {
-            block = ChaCha20.block(state)
-            state[12] = state[12] &+ 1
-            used = 0
-            let n = min(64, count - offset)
-            if n == 64 {
-                xorBlock(block, into: base + offset)
-                used = 64
-            } else {
-                while used < n {
-                    base.storeBytes(of: base.load(fromByteOffset: offset + used, as: UInt8.self) ^ keystreamByte(used),
-                                    toByteOffset: offset + used, as: UInt8.self)
-                    used += 1
-                }
-            }
-            offset += n
-        }
+        xorKeystream(into: buffer)
     }
 
     /// XORs the keystream over `input` and returns the result.
@@ -99,9 +75,10 @@ public struct ChaCha20: StreamingCipher, Sendable {
     /// A stream cipher has nothing left at the end: returns `[]`.
     public mutating func finalize() throws(CryptoError) -> [UInt8] { [] }
 
+    /// Adds `blocks` to the 32-bit counter (word 12), wrapping at 2^32 as RFC 8439 does.
     @inline(__always)
-    private func keystreamByte(_ index: Int) -> UInt8 {
-        UInt8(truncatingIfNeeded: block[index >> 2] >> UInt32((index & 3) * 8))
+    static func advance(_ state: inout SIMD16<UInt32>, by blocks: UInt64) {
+        state[12] = state[12] &+ UInt32(truncatingIfNeeded: blocks)
     }
 
     /// The ChaCha20 block function (RFC 8439 §2.3) for one block.
@@ -131,13 +108,8 @@ public struct ChaCha20: StreamingCipher, Sendable {
         typealias V = SIMD4<UInt32>
         let l16 = V(repeating: r[0]), r16 = V(repeating: r[1]), l12 = V(repeating: r[2]), r12 = V(repeating: r[3])
         let l8 = V(repeating: r[4]), r8 = V(repeating: r[5]), l7 = V(repeating: r[6]), r7 = V(repeating: r[7])
-        let i0 = V(repeating: s[0]), i1 = V(repeating: s[1]), i2 = V(repeating: s[2]), i3 = V(repeating: s[3])
-        let i4 = V(repeating: s[4]), i5 = V(repeating: s[5]), i6 = V(repeating: s[6]), i7 = V(repeating: s[7])
-        let i8 = V(repeating: s[8]), i9 = V(repeating: s[9]), i10 = V(repeating: s[10]), i11 = V(repeating: s[11])
-        let i12 = V(repeating: s[12]) &+ V(0, 1, 2, 3)
-        let i13 = V(repeating: s[13]), i14 = V(repeating: s[14]), i15 = V(repeating: s[15])
-        var x0 = i0, x1 = i1, x2 = i2, x3 = i3, x4 = i4, x5 = i5, x6 = i6, x7 = i7
-        var x8 = i8, x9 = i9, x10 = i10, x11 = i11, x12 = i12, x13 = i13, x14 = i14, x15 = i15
+        let input = FourBlockLanes(s, counter: 12)
+        var x = input
         @inline(__always) func qr(_ a: inout V, _ b: inout V, _ c: inout V, _ d: inout V) {
             a = a &+ b; d ^= a; d = (d &<< l16) | (d &>> r16)
             c = c &+ d; b ^= c; b = (b &<< l12) | (b &>> r12)
@@ -145,16 +117,11 @@ public struct ChaCha20: StreamingCipher, Sendable {
             c = c &+ d; b ^= c; b = (b &<< l7) | (b &>> r7)
         }
         for _ in 0..<10 {
-            qr(&x0, &x4, &x8, &x12); qr(&x1, &x5, &x9, &x13)
-            qr(&x2, &x6, &x10, &x14); qr(&x3, &x7, &x11, &x15)
-            qr(&x0, &x5, &x10, &x15); qr(&x1, &x6, &x11, &x12)
-            qr(&x2, &x7, &x8, &x13); qr(&x3, &x4, &x9, &x14)
+            qr(&x.x0, &x.x4, &x.x8, &x.x12); qr(&x.x1, &x.x5, &x.x9, &x.x13)
+            qr(&x.x2, &x.x6, &x.x10, &x.x14); qr(&x.x3, &x.x7, &x.x11, &x.x15)
+            qr(&x.x0, &x.x5, &x.x10, &x.x15); qr(&x.x1, &x.x6, &x.x11, &x.x12)
+            qr(&x.x2, &x.x7, &x.x8, &x.x13); qr(&x.x3, &x.x4, &x.x9, &x.x14)
         }
-        x0 &+= i0; x1 &+= i1; x2 &+= i2; x3 &+= i3; x4 &+= i4; x5 &+= i5; x6 &+= i6; x7 &+= i7
-        x8 &+= i8; x9 &+= i9; x10 &+= i10; x11 &+= i11; x12 &+= i12; x13 &+= i13; x14 &+= i14; x15 &+= i15
-        xorTransposed(x0, x1, x2, x3, target, 0)
-        xorTransposed(x4, x5, x6, x7, target, 16)
-        xorTransposed(x8, x9, x10, x11, target, 32)
-        xorTransposed(x12, x13, x14, x15, target, 48)
+        x.xor(adding: input, into: target)
     }
 }

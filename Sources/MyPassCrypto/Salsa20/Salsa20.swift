@@ -3,7 +3,7 @@
 ///
 /// A keystream generator: `apply(to:)` XORs the next keystream bytes into the buffer, over any
 /// number of calls of any length; the keystream continues where the previous call stopped.
-public struct Salsa20: Sendable {
+public struct Salsa20: ARXStreamCipher, Sendable {
     /// Bytes in a key (32).
     public static let keyByteCount = 32
     /// Bytes in a nonce (8).
@@ -16,6 +16,9 @@ public struct Salsa20: Sendable {
     /// Shift counts of the four rotations, (left, right) pairs: (7, 25), (9, 23), (13, 19),
     /// (18, 14); data for the reason ``ChaCha20`` gives (constant counts become scalar rotates).
     var rotations = SIMD8<UInt32>(7, 25, 9, 23, 13, 19, 18, 14)
+    /// The many-block kernel of the backend chosen at `init` (``CryptoBackend/salsa20``), nil for
+    /// the portable code.
+    let kernel: StreamBackend.XOR?
 
     /// - Parameters:
     ///   - key: 32 bytes.
@@ -23,6 +26,12 @@ public struct Salsa20: Sendable {
     ///   - counter: the block number of the first keystream block (KDBX uses 0).
     /// - Throws: `.invalidKeySize`, `.invalidNonceSize`.
     public init(key: [UInt8], nonce: [UInt8], counter: UInt64 = 0) throws(CryptoError) {
+        try self.init(key: key, nonce: nonce, counter: counter, backend: CryptoBackend.selection.salsa20)
+    }
+
+    /// The same on `backend` (the tests run every available backend).
+    package init(key: [UInt8], nonce: [UInt8], counter: UInt64 = 0, backend: StreamBackend) throws(CryptoError) {
+        kernel = backend.xor
         guard key.count == 32 else {
             throw CryptoError(.invalidKeySize, "Salsa20 needs a 32-byte key, got \(key.count) bytes")
         }
@@ -48,51 +57,15 @@ public struct Salsa20: Sendable {
 
     /// XORs the next `buffer.count` keystream bytes into `buffer`.
     public mutating func apply(to buffer: UnsafeMutableRawBufferPointer) {
-        guard let base = buffer.baseAddress, buffer.count > 0 else { return }
-        let count = buffer.count
-        var offset = 0
-        while used < 64 && offset < count {
-            base.storeBytes(of: base.load(fromByteOffset: offset, as: UInt8.self) ^ keystreamByte(used),
-                            toByteOffset: offset, as: UInt8.self)
-            used += 1
-            offset += 1
-        }
-        // Four blocks at a time.
-        while count - offset >= 256 {
-            Salsa20.xorFourBlocks(state: state, rotations: rotations, into: base + offset)
-            advance(by: 4)
-            offset += 256
-        }
-        while offset < count {
-            block = Salsa20.block(state)
-            advance(by: 1)
-            let n = min(64, count - offset)
-            if n == 64 {
-                xorBlock(block, into: base + offset)
-                used = 64
-            } else {
-                used = 0
-                while used < n {
-                    base.storeBytes(of: base.load(fromByteOffset: offset + used, as: UInt8.self) ^ keystreamByte(used),
-                                    toByteOffset: offset + used, as: UInt8.self)
-                    used += 1
-                }
-            }
-            offset += n
-        }
+        xorKeystream(into: buffer)
     }
 
-    /// Adds `blocks` to the 64-bit counter in words 8 (low) and 9 (high).
+    /// Adds `blocks` to the 64-bit counter in words 8 (low) and 9 (high), wrapping at 2^64.
     @inline(__always)
-    private mutating func advance(by blocks: UInt32) {
-        let (low, carry) = state[8].addingReportingOverflow(blocks)
-        state[8] = low
-        if carry { state[9] = state[9] &+ 1 }
-    }
-
-    @inline(__always)
-    private func keystreamByte(_ index: Int) -> UInt8 {
-        UInt8(truncatingIfNeeded: block[index >> 2] >> UInt32((index & 3) * 8))
+    static func advance(_ state: inout SIMD16<UInt32>, by blocks: UInt64) {
+        let counter = (UInt64(state[9]) << 32 | UInt64(state[8])) &+ blocks
+        state[8] = UInt32(truncatingIfNeeded: counter)
+        state[9] = UInt32(truncatingIfNeeded: counter >> 32)
     }
 
     /// The Salsa20/20 hash of one input matrix: 10 double rounds, then the input added back.
@@ -126,14 +99,8 @@ public struct Salsa20: Sendable {
         typealias V = SIMD4<UInt32>
         let l7 = V(repeating: r[0]), r7 = V(repeating: r[1]), l9 = V(repeating: r[2]), r9 = V(repeating: r[3])
         let l13 = V(repeating: r[4]), r13 = V(repeating: r[5]), l18 = V(repeating: r[6]), r18 = V(repeating: r[7])
-        let i0 = V(repeating: s[0]), i1 = V(repeating: s[1]), i2 = V(repeating: s[2]), i3 = V(repeating: s[3])
-        let i4 = V(repeating: s[4]), i5 = V(repeating: s[5]), i6 = V(repeating: s[6]), i7 = V(repeating: s[7])
-        let i8 = V(repeating: s[8]) &+ V(0, 1, 2, 3)
-        let i9 = V(repeating: s[9]) &+ V(repeating: 0).replacing(with: 1, where: i8 .< V(repeating: s[8]))
-        let i10 = V(repeating: s[10]), i11 = V(repeating: s[11])
-        let i12 = V(repeating: s[12]), i13 = V(repeating: s[13]), i14 = V(repeating: s[14]), i15 = V(repeating: s[15])
-        var x0 = i0, x1 = i1, x2 = i2, x3 = i3, x4 = i4, x5 = i5, x6 = i6, x7 = i7
-        var x8 = i8, x9 = i9, x10 = i10, x11 = i11, x12 = i12, x13 = i13, x14 = i14, x15 = i15
+        let input = FourBlockLanes(s, counter: 8, highCounter: 9)
+        var x = input
         @inline(__always) func qr(_ a: inout V, _ b: inout V, _ c: inout V, _ d: inout V) {
             var t = a &+ d; b ^= (t &<< l7) | (t &>> r7)
             t = b &+ a; c ^= (t &<< l9) | (t &>> r9)
@@ -141,16 +108,11 @@ public struct Salsa20: Sendable {
             t = d &+ c; a ^= (t &<< l18) | (t &>> r18)
         }
         for _ in 0..<10 {
-            qr(&x0, &x4, &x8, &x12); qr(&x5, &x9, &x13, &x1)
-            qr(&x10, &x14, &x2, &x6); qr(&x15, &x3, &x7, &x11)
-            qr(&x0, &x1, &x2, &x3); qr(&x5, &x6, &x7, &x4)
-            qr(&x10, &x11, &x8, &x9); qr(&x15, &x12, &x13, &x14)
+            qr(&x.x0, &x.x4, &x.x8, &x.x12); qr(&x.x5, &x.x9, &x.x13, &x.x1)
+            qr(&x.x10, &x.x14, &x.x2, &x.x6); qr(&x.x15, &x.x3, &x.x7, &x.x11)
+            qr(&x.x0, &x.x1, &x.x2, &x.x3); qr(&x.x5, &x.x6, &x.x7, &x.x4)
+            qr(&x.x10, &x.x11, &x.x8, &x.x9); qr(&x.x15, &x.x12, &x.x13, &x.x14)
         }
-        x0 &+= i0; x1 &+= i1; x2 &+= i2; x3 &+= i3; x4 &+= i4; x5 &+= i5; x6 &+= i6; x7 &+= i7
-        x8 &+= i8; x9 &+= i9; x10 &+= i10; x11 &+= i11; x12 &+= i12; x13 &+= i13; x14 &+= i14; x15 &+= i15
-        xorTransposed(x0, x1, x2, x3, target, 0)
-        xorTransposed(x4, x5, x6, x7, target, 16)
-        xorTransposed(x8, x9, x10, x11, target, 32)
-        xorTransposed(x12, x13, x14, x15, target, 48)
+        x.xor(adding: input, into: target)
     }
 }
