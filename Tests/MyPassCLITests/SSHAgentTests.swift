@@ -259,8 +259,23 @@ struct SSHAgentTests {
         let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { for pointer in argv + envp { free(pointer) } }
+        // No signal blocked and every one at its default: the test runner's threads block SIGHUP,
+        // SIGINT and SIGTERM, and a tmux server inheriting that mask passes it to its pane, whose
+        // shell then ignores kill-server's SIGHUP and outlives the test.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        var all = sigset_t()
+        sigfillset(&all)
+        sigdelset(&all, SIGKILL)
+        sigdelset(&all, SIGSTOP)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        guard posix_spawn(&pid, executable.path, &actions, nil, argv, envp) == 0 else { throw CocoaError(.executableLoad) }
+        guard posix_spawn(&pid, executable.path, &actions, &attributes, argv, envp) == 0 else { throw CocoaError(.executableLoad) }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         return ((status >> 8) & 0xFF, (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "")
