@@ -80,6 +80,13 @@ final class TmuxScreen {
     /// the test runner's blocked mask, inherited, let the pane's shell ignore the SIGHUP of
     /// `kill-server`, and the server waited for it (up to the shell's `sleep`).
     func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        try TmuxScreen.spawnAndWait(tmux, ["-S", socket] + arguments)
+    }
+
+    /// Runs `executable arguments...` to its end as described above (`environment`: nil, ours),
+    /// and returns its exit status and standard output.
+    static func spawnAndWait(_ executable: URL, _ arguments: [String],
+                             environment: [String: String]? = nil) throws -> (status: Int32, output: String) {
         let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("mypass-tmux-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: outputPath) }
         var actions = posix_spawn_file_actions_t()
@@ -89,8 +96,9 @@ final class TmuxScreen {
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         if let closeFrom = Terminal.addCloseFrom { _ = closeFrom(&actions, 3) }
-        let argv = ([tmux.path, "-S", socket] + arguments).map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
+        let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
+        let envp = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for pointer in argv + envp { free(pointer) } }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -101,7 +109,7 @@ final class TmuxScreen {
         posix_spawnattr_setsigdefault(&attributes, &all)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, tmux.path, &actions, &attributes, argv, environ)
+        let spawned = posix_spawn(&pid, executable.path, &actions, &attributes, argv, envp)
         guard spawned == 0 else { throw CocoaError(.executableLoad) }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}

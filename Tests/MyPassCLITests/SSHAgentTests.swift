@@ -216,7 +216,7 @@ struct SSHAgentTests {
         try FileManager.default.createDirectory(atPath: socketDirectory, withIntermediateDirectories: true)
         let tmuxBase = ["-f", "/dev/null", "-S", socketDirectory + "/socket"]
         func tmuxRun(_ arguments: [String]) throws -> (status: Int32, output: String) {
-            try SSHAgentTests.spawnAndWait(tmux, tmuxBase + arguments, environment: setup.sshEnvironment)
+            try TmuxScreen.spawnAndWait(tmux, tmuxBase + arguments, environment: setup.sshEnvironment)
         }
         #expect(try tmuxRun(["new-session", "-d", "-s", session, "-x", "200", "-y", "50", "/bin/sh"]).status == 0)
         defer { _ = try? tmuxRun(["kill-server"]) }
@@ -241,44 +241,6 @@ struct SSHAgentTests {
             #expect(text.contains("SIGNED-\(answer)-0") == succeeds, "\(answer): \(text)")
             #expect(FileManager.default.fileExists(atPath: data + ".sig") == succeeds, "\(answer)")
         }
-    }
-
-    /// Runs `executable` with posix_spawn and waitpid, standard input and error on /dev/null and
-    /// standard output to a file, rather than with Foundation's Process: the tmux server the
-    /// first command starts outlives its client and keeps what it inherits, which would keep
-    /// Process waiting.
-    static func spawnAndWait(_ executable: URL, _ arguments: [String], environment: [String: String]) throws -> (status: Int32, output: String) {
-        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("mypass-tmux-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: outputPath) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { for pointer in argv + envp { free(pointer) } }
-        // No signal blocked and every one at its default: the test runner's threads block SIGHUP,
-        // SIGINT and SIGTERM, and a tmux server inheriting that mask passes it to its pane, whose
-        // shell then ignores kill-server's SIGHUP and outlives the test.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        var all = sigset_t()
-        sigfillset(&all)
-        sigdelset(&all, SIGKILL)
-        sigdelset(&all, SIGSTOP)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var pid: pid_t = 0
-        guard posix_spawn(&pid, executable.path, &actions, &attributes, argv, envp) == 0 else { throw CocoaError(.executableLoad) }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        return ((status >> 8) & 0xFF, (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "")
     }
 
     @Test("ssh-add -x locks the socket (no key listed or used) until -X with the same passphrase; add and remove are refused")

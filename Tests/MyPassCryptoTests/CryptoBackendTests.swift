@@ -265,21 +265,10 @@ struct CryptoBackendTests {
             let length = Self.keystreamLength(trial, &random)
             let message = random.bytes(length)
             let context = "seed \(Self.seed), trial \(trial), counter \(counter), length \(length)"
-            var portable = try ChaCha20(key: key, nonce: nonce, counter: counter, backend: .portableChaCha20)
-            var expected = message
-            portable.apply(to: &expected)
-            var whole = try ChaCha20(key: key, nonce: nonce, counter: counter, backend: backend)
-            var output = message
-            whole.apply(to: &output)
-            #expect(output == expected, "whole, \(context)")
-            var split = try ChaCha20(key: key, nonce: nonce, counter: counter, backend: backend)
-            var pieces: [UInt8] = []
-            for piece in random.pieces(message, maxPiece: 3000) {
-                var chunk = Array(piece)
-                split.apply(to: &chunk)
-                pieces += chunk
+            try Self.expectSameKeystream(message, on: backend, portable: .portableChaCha20, context, &random) { backend in
+                var cipher = try ChaCha20(key: key, nonce: nonce, counter: counter, backend: backend)
+                return { cipher.apply(to: &$0) }
             }
-            #expect(pieces == expected, "in pieces, \(context)")
         }
     }
 
@@ -298,21 +287,30 @@ struct CryptoBackendTests {
             let length = Self.keystreamLength(trial, &random)
             let message = random.bytes(length)
             let context = "seed \(Self.seed), trial \(trial), counter \(counter), length \(length)"
-            var portable = try Salsa20(key: key, nonce: nonce, counter: counter, backend: .portableSalsa20)
-            var expected = message
-            portable.apply(to: &expected)
-            var whole = try Salsa20(key: key, nonce: nonce, counter: counter, backend: backend)
-            var output = message
-            whole.apply(to: &output)
-            #expect(output == expected, "whole, \(context)")
-            var split = try Salsa20(key: key, nonce: nonce, counter: counter, backend: backend)
-            var pieces: [UInt8] = []
-            for piece in random.pieces(message, maxPiece: 3000) {
-                var chunk = Array(piece)
-                split.apply(to: &chunk)
-                pieces += chunk
+            try Self.expectSameKeystream(message, on: backend, portable: .portableSalsa20, context, &random) { backend in
+                var cipher = try Salsa20(key: key, nonce: nonce, counter: counter, backend: backend)
+                return { cipher.apply(to: &$0) }
             }
-            #expect(pieces == expected, "in pieces, \(context)")
         }
+    }
+
+    /// `message` through `backend` (whole, then in random pieces) equals it through `portable`;
+    /// `cipher` makes a fresh cipher on a backend and returns its in-place apply.
+    private static func expectSameKeystream(_ message: [UInt8], on backend: StreamBackend, portable: StreamBackend,
+                                            _ context: String, _ random: inout DifferentialRandom,
+                                            cipher: (StreamBackend) throws -> (inout [UInt8]) -> Void) throws {
+        var expected = message
+        try cipher(portable)(&expected)
+        var output = message
+        try cipher(backend)(&output)
+        #expect(output == expected, "whole, \(context)")
+        let split = try cipher(backend)
+        var pieces: [UInt8] = []
+        for piece in random.pieces(message, maxPiece: 3000) {
+            var chunk = Array(piece)
+            split(&chunk)
+            pieces += chunk
+        }
+        #expect(pieces == expected, "in pieces, \(context)")
     }
 }
