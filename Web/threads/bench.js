@@ -23,7 +23,36 @@ function worker() {
   return w;
 }
 
+// Served without the isolation headers (bench.sh --not-isolated): what a page could still do.
+async function probeNotIsolated() {
+  const probe = { sharedArrayBuffer: typeof SharedArrayBuffer };
+  const cases = await (await fetch("cases.json")).json();
+  const small = cases[cases.length - 1];
+  for (const name of ["single.wasm", "threads.wasm", "threads.wasm, memory made in the worker"]) {
+    try {
+      const module = await WebAssembly.compileStreaming(fetch(name.split(",")[0]));
+      const lead = worker();
+      const message = { kind: "lead", module };
+      if (name == "threads.wasm") message.memory = new WebAssembly.Memory({ initial: 32, maximum: 32768, shared: true });
+      if (name.includes("in the worker")) message.makeSharedMemory = true;
+      await lead.ask(message);
+      const encode = (text) => new TextEncoder().encode(text);
+      const { key } = await lead.ask({ kind: "derive", mode: "serial", password: encode(small.password),
+        salt: encode(small.salt), memoryKiB: small.memoryKiB, iterations: small.iterations, lanes: small.lanes,
+        variant: small.variant });
+      probe[name] = key == small.key ? "derived the known key on one worker" : "wrong key " + key;
+    } catch (error) {
+      probe[name] = "failed: " + String(error && error.message || error);
+    }
+  }
+  return probe;
+}
+
 try {
+  if (params.get("probe")) {
+    report.probe = await probeNotIsolated();
+    throw new Error("probe only");
+  }
   if (!self.crossOriginIsolated) throw new Error("the page is not cross-origin isolated: no SharedArrayBuffer");
   const cases = await (await fetch("cases.json")).json();
   const [single, threads] = await Promise.all(["single.wasm", "threads.wasm"].map((name) =>

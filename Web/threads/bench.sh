@@ -9,7 +9,12 @@
 #
 # Usage: Web/threads/bench.sh [RUNS]   (default 7 rounds; each round times the three modes once,
 #        in a rotating order). CHROMIUM: the browser (default chromium).
+#        Web/threads/bench.sh --not-isolated: serves the page without the isolation headers and
+#        prints what it could still do (SharedArrayBuffer, a shared WebAssembly.Memory, each build on
+#        one worker).
 set -euo pipefail
+isolated=1
+if [[ ${1:-} == --not-isolated ]]; then isolated=0; shift; fi
 runs=${1:-7}
 [[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "usage: Web/threads/bench.sh [RUNS]"; exit 2; }
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -46,7 +51,31 @@ known() {
   echo "]"
 } >"$site/cases.json"
 export MYPASS_BENCH_NATIVE=/bin/false MYPASS_BENCH_VAULT=/dev/null MYPASS_BENCH_BROWSER_PID="$work/browser.pid"
-python3 "$root/Web/test/server.py" "$site" "$work/port" "$work/report.json" &
+if ((isolated)); then
+  python3 "$root/Web/test/server.py" "$site" "$work/port" "$work/report.json" &
+else
+  # The same static files and /report, without Cross-Origin-Opener-Policy and -Embedder-Policy.
+  python3 - "$site" "$work/port" "$work/report.json" <<'PY' &
+import http.server, os, sys
+root, port_file, report_file = sys.argv[1:4]
+class Handler(http.server.SimpleHTTPRequestHandler):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, directory=root, **kwargs)
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+        open(report_file + ".tmp", "wb").write(body)
+        os.replace(report_file + ".tmp", report_file)
+        self.send_response(204)
+        self.end_headers()
+    def log_message(self, *args):
+        pass
+Handler.extensions_map[".wasm"] = "application/wasm"
+Handler.extensions_map[".js"] = "text/javascript"
+server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+open(port_file, "w").write(str(server.server_address[1]))
+server.serve_forever()
+PY
+fi
 server_pid=$!
 for _ in $(seq 100); do [[ -s $work/port ]] && break; sleep 0.05; done
 port="$(cat "$work/port")"
@@ -54,7 +83,7 @@ echo "threads: load before: $(uptime)"
 "$chromium" --headless=new --no-sandbox --disable-gpu --no-first-run --no-default-browser-check \
   --disable-extensions --disable-background-networking --disable-sync --disable-component-update \
   --enable-logging=stderr --user-data-dir="$work/profile" --host-resolver-rules="MAP * ~NOTFOUND, EXCLUDE 127.0.0.1" \
-  ${CHROMIUM_FLAGS:-} "http://127.0.0.1:$port/bench.html?runs=$runs" >"$work/chromium.log" 2>&1 &
+  ${CHROMIUM_FLAGS:-} "http://127.0.0.1:$port/bench.html?runs=$runs$( ((isolated)) || echo "&probe=1")" >"$work/chromium.log" 2>&1 &
 browser_pid=$!
 echo "$browser_pid" >"$work/browser.pid"
 for _ in $(seq 6000); do [[ -s $work/report.json ]] && break; sleep 0.1; done
@@ -65,6 +94,10 @@ python3 - "$work/report.json" <<'PY'
 import json, statistics, sys
 report = json.load(open(sys.argv[1]))
 print(f"threads: cross-origin isolated: {report['isolated']}; {report['userAgent']}")
+if report.get("probe"):
+    for name, value in report["probe"].items():
+        print(f"threads: not isolated: {name}: {value}")
+    sys.exit(0)
 if report.get("failure"):
     print("threads: failed: " + report["failure"]); sys.exit(1)
 for check in report["checks"]:

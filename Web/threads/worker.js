@@ -90,7 +90,9 @@ function helperLoop(lane) {
 onmessage = async ({ data }) => {
   try {
     if (data.kind == "lead") {
-      await instantiate(data.module, data.memory);
+      // (makeSharedMemory: the probe of a page that is not isolated, which cannot post one.)
+      const shared = data.makeSharedMemory ? new WebAssembly.Memory({ initial: 32, maximum: 32768, shared: true }) : data.memory;
+      await instantiate(data.module, shared);
       sync = data.sync && new Int32Array(data.sync);
       // Stacks for the helpers: the linker's __stack_pointer is this instance's; theirs come from the heap.
       const stacks = [];
