@@ -1,6 +1,6 @@
 // The threads experiment's page (Web/threads/bench.sh serves it cross-origin isolated and opens
 // it in headless Chromium). Checks each build and mode against the known answers in cases.json
-// (computed by the reference argon2 CLI), then times the first case `runs` times per mode, the
+// (computed by the reference argon2 CLI), then times the first case (or the one `case` names by index) `runs` times per mode, the
 // modes in a rotating order, reading the browser's CPU time around each derivation (/cpu), and
 // posts everything to /report. Modes:
 //   single:          single.wasm (no threads, as mypass.wasm is built), Argon2.deriveKey with the
@@ -65,7 +65,7 @@ try {
   const threadsLead = worker();
   const { stacks } = await threadsLead.ask({ kind: "lead", module: threads, memory, sync, helpers: 1 });
   const helper = worker();
-  await helper.ask({ kind: "helper", module: threads, memory, sync, lane: 1, stackTop: stacks[0] });
+  await helper.ask({ kind: "helper", module: threads, memory, sync, lane: 1, workers: 2, stackTop: stacks[0] });
   const encode = (text) => new TextEncoder().encode(text);
   const run = (mode, c) => {
     const message = { kind: "derive", password: encode(c.password), salt: encode(c.salt), memoryKiB: c.memoryKiB,
@@ -82,7 +82,8 @@ try {
       report.checks.push({ case: c.name, mode, key, expected: c.key, pass: key == c.key });
     }
   }
-  const bench = cases[0];
+  const bench = cases[Number(params.get("case") || 0)];
+  report.benchCase = bench.name;
   for (const mode of modes) await run(mode, bench); // warm-up: memory grown, code tiered up
   for (let i = 0; i < runs; i++) {
     for (let k = 0; k < modes.length; k++) {

@@ -7,16 +7,18 @@
 # headless Chromium and prints every check and timing, and the medians per mode: wall (in the
 # page, postMessage included) and CPU (every Chromium process, from /proc), with the load.
 #
-# Usage: Web/threads/bench.sh [RUNS]   (default 7 rounds; each round times the three modes once,
-#        in a rotating order). CHROMIUM: the browser (default chromium).
+# Usage: Web/threads/bench.sh [RUNS [CASE]]   (default 7 rounds; each round times the three modes
+#        once, in a rotating order; CASE: which known answer is timed, 0 (default): Argon2d 64 MiB
+#        t=2 p=2, KeePass's default cost; 4: Argon2d 256 MiB t=4 p=4). CHROMIUM: the browser
+#        (default chromium).
 #        Web/threads/bench.sh --not-isolated: serves the page without the isolation headers and
 #        prints what it could still do (SharedArrayBuffer, a shared WebAssembly.Memory, each build on
 #        one worker).
 set -euo pipefail
 isolated=1
 if [[ ${1:-} == --not-isolated ]]; then isolated=0; shift; fi
-runs=${1:-7}
-[[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "usage: Web/threads/bench.sh [RUNS]"; exit 2; }
+runs=${1:-7} case=${2:-0}
+[[ $runs =~ ^[1-9][0-9]*$ && $case =~ ^[0-4]$ ]] || { echo "usage: Web/threads/bench.sh [--not-isolated] [RUNS [CASE]]"; exit 2; }
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(dirname "$(dirname "$here")")"
 chromium="${CHROMIUM:-chromium}"
@@ -47,7 +49,8 @@ known() {
   known "argon2d 64 MiB t=2 p=2" password somesaltsomesalt 65536 2 2 0 -d; echo ","
   known "argon2d 32 KiB t=3 p=4" password somesaltsomesalt 32 3 4 0 -d; echo ","
   known "argon2id 1 MiB t=2 p=2" "correct horse" saltsaltsaltsalt 1024 2 2 2 -id; echo ","
-  known "argon2d 8 MiB t=1 p=3" pass1234 0123456789abcdef 8190 1 3 0 -d
+  known "argon2d 8 MiB t=1 p=3" pass1234 0123456789abcdef 8190 1 3 0 -d; echo ","
+  known "argon2d 256 MiB t=4 p=4" password somesaltsomesalt 262144 4 4 0 -d
   echo "]"
 } >"$site/cases.json"
 export MYPASS_BENCH_NATIVE=/bin/false MYPASS_BENCH_VAULT=/dev/null MYPASS_BENCH_BROWSER_PID="$work/browser.pid"
@@ -83,7 +86,7 @@ echo "threads: load before: $(uptime)"
 "$chromium" --headless=new --no-sandbox --disable-gpu --no-first-run --no-default-browser-check \
   --disable-extensions --disable-background-networking --disable-sync --disable-component-update \
   --enable-logging=stderr --user-data-dir="$work/profile" --host-resolver-rules="MAP * ~NOTFOUND, EXCLUDE 127.0.0.1" \
-  ${CHROMIUM_FLAGS:-} "http://127.0.0.1:$port/bench.html?runs=$runs$( ((isolated)) || echo "&probe=1")" >"$work/chromium.log" 2>&1 &
+  ${CHROMIUM_FLAGS:-} "http://127.0.0.1:$port/bench.html?runs=$runs&case=$case$( ((isolated)) || echo "&probe=1")" >"$work/chromium.log" 2>&1 &
 browser_pid=$!
 echo "$browser_pid" >"$work/browser.pid"
 for _ in $(seq 6000); do [[ -s $work/report.json ]] && break; sleep 0.1; done
@@ -106,7 +109,7 @@ modes = []
 for t in report["timings"]:
     if t["mode"] not in modes: modes.append(t["mode"])
     if not t["pass"]: print(f"threads: timing run gave a wrong key: {t}")
-print(f"threads: Argon2d 64 MiB t=2 p=2, {report['runs']} rounds, modes in rotating order; ms")
+print(f"threads: {report['benchCase']}, {report['runs']} rounds, modes in rotating order; ms")
 medians = {}
 for mode in sorted(modes):
     ts = [t for t in report["timings"] if t["mode"] == mode]

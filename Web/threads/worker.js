@@ -4,7 +4,7 @@
 // instantiate the same module on the same shared memory, each on a stack of its own, and wait for
 // each slice's start and report its end through Atomics on a shared Int32Array:
 //   [0] generation (bumped per slice), [1] pass, [2] slice, [3] stop, [4] helpers done this slice,
-//   [5] the derivation's lane count (a helper whose lane is beyond it only reports done).
+//   [5] the derivation's lane count (a helper with no lane of it only reports done).
 const GENERATION = 0, PASS = 1, SLICE = 2, STOP = 3, DONE = 4, LANES = 5;
 let helpers = 0;
 const stackBytes = 1 << 20;
@@ -34,7 +34,7 @@ function copyIn(bytes) {
 
 // mode: "serial" (Argon2.deriveKey, lanes one after another, as the page does today),
 // "stepwise" (the same through start/fill_segment/finish on this worker alone),
-// "threads" (lane 0 here, lane i + 1 on helper i, any further lanes here too).
+// "threads" (the lanes dealt round-robin: lane 0 here, lane 1 on the first helper, ...).
 function derive({ mode, password, salt, memoryKiB, iterations, lanes, variant }) {
   const started = performance.now();
   let waited = 0;
@@ -55,9 +55,8 @@ function derive({ mode, password, salt, memoryKiB, iterations, lanes, variant })
           Atomics.store(sync, LANES, lanes);
           Atomics.add(sync, GENERATION, 1);
           Atomics.notify(sync, GENERATION);
-          // Lane 0 here, lane i + 1 on helper i; lanes beyond the helpers' also here.
-          exports.argon2_lanes_fill_segment(pass, slice, 0);
-          for (let lane = helpers + 1; lane < lanes; lane++) exports.argon2_lanes_fill_segment(pass, slice, lane);
+          // With W = helpers + 1 workers: lanes 0, W, 2W... here, lanes i + 1, i + 1 + W... on helper i.
+          for (let lane = 0; lane < lanes; lane += helpers + 1) exports.argon2_lanes_fill_segment(pass, slice, lane);
           const waitStarted = performance.now();
           for (let done; (done = Atomics.load(sync, DONE)) < helpers;) Atomics.wait(sync, DONE, done);
           waited += performance.now() - waitStarted;
@@ -72,8 +71,8 @@ function derive({ mode, password, salt, memoryKiB, iterations, lanes, variant })
   return { key, wall: (performance.now() - started) / 1000, waited: waited / 1000 };
 }
 
-// A helper: fills `lane` of each slice the lead announces, until [3] is set.
-function helperLoop(lane) {
+// A helper: fills `lane` (and lane + workers, ...) of each slice the lead announces, until [3] is set.
+function helperLoop(lane, workers) {
   let seen = Atomics.load(sync, GENERATION);
   for (;;) {
     Atomics.wait(sync, GENERATION, seen);
@@ -81,7 +80,8 @@ function helperLoop(lane) {
     const generation = Atomics.load(sync, GENERATION);
     if (generation == seen) continue;
     seen = generation;
-    if (lane < Atomics.load(sync, LANES)) exports.argon2_lanes_fill_segment(Atomics.load(sync, PASS), Atomics.load(sync, SLICE), lane);
+    const lanes = Atomics.load(sync, LANES), pass = Atomics.load(sync, PASS), slice = Atomics.load(sync, SLICE);
+    for (let own = lane; own < lanes; own += workers) exports.argon2_lanes_fill_segment(pass, slice, own);
     Atomics.add(sync, DONE, 1);
     Atomics.notify(sync, DONE);
   }
@@ -104,7 +104,7 @@ onmessage = async ({ data }) => {
       exports.__stack_pointer.value = data.stackTop;
       sync = new Int32Array(data.sync);
       postMessage({ ready: true });
-      helperLoop(data.lane);
+      helperLoop(data.lane, data.workers);
       postMessage({ stopped: true });
     } else if (data.kind == "derive") {
       postMessage(derive(data));
