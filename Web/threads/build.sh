@@ -3,7 +3,8 @@
 # Embedded Swift modules from MyPassBytes, MyPassCrypto's Argon2 and BLAKE2b sources (and the few
 # files they need), Embedded/Platform/WASI.swift, Web/threads/LockedHeap.swift (a heap that takes a
 # lock: the lanes allocate at once) and Web/threads/Argon2Lanes.swift (the exports),
-# with the web module's flags (Embedded/build.sh: -Osize, no stack protector):
+# with the web module's flags (Embedded/build.sh: -Osize, no stack protector, LLVM's inliner at
+# threshold 0):
 #   single.wasm: as the page's mypass.wasm is built (no threads);
 #   threads.wasm: every object compiled with the atomics and bulk-memory features and linked with
 #     a shared, imported memory (wasm-ld --shared-memory --import-memory), so that several Web
@@ -19,7 +20,7 @@ out="$root/.build/wasm-threads"
 target=wasm32-unknown-none-wasm
 flags=(-enable-experimental-feature Embedded -enable-experimental-feature Extern
   -enable-experimental-feature BuiltinModule -wmo -parse-as-library -package-name MyPass -swift-version 6
-  -Osize -Xfrontend -disable-stack-protector -target "$target")
+  -Osize -Xfrontend -disable-stack-protector -Xllvm -inline-threshold=0 -target "$target")
 crypto="$root/Sources/MyPassCrypto"
 lanes_sources=("$crypto"/Argon2/*.swift "$crypto"/BLAKE2b/*.swift "$crypto/CryptoError.swift"
   "$crypto/KDF/KDFProgress.swift" "$crypto/Backend/CryptoPlatform.swift"
