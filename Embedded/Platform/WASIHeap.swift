@@ -13,6 +13,11 @@
 // the distance back to the block's start (for alignments above 16) and, for large blocks, the
 // block's size. Single-threaded, as wasm32 here is.
 //
+// Known-zero memory: a block its owner wiped before freeing it (Argon2's matrix, freed through
+// `freeWiped`) is remembered as one range of free bytes known to be zero; the heap trims the range
+// whenever it hands out or writes into any part of it, and `wipeFreeMemory` skips what is left of
+// it instead of zeroing 64 MiB a second time.
+//
 // Failure: `allocate` returns nil when memory cannot grow any more, and `posix_memalign` reports
 // ENOMEM; the Embedded runtime has no way to hand that to a caller, so callers that can ask first
 // do (`reserve(_:)`, which the web module calls with the vault's Argon2 memory before the KDF and
@@ -51,6 +56,9 @@ enum WASIHeap {
     nonisolated(unsafe) static var largeHead: UInt = 0
     /// Bytes handed out and not freed (blocks, headers included), and the most memory ever grown to.
     nonisolated(unsafe) static var bytesInUse: UInt = 0
+    /// Free bytes known to be zero, `cleanStart ..< cleanEnd` (empty when equal): see `freeWiped`.
+    nonisolated(unsafe) static var cleanStart: UInt = 0
+    nonisolated(unsafe) static var cleanEnd: UInt = 0
 
     static func start() {
         guard !started else { return }
@@ -126,10 +134,12 @@ enum WASIHeap {
                 block = next
                 next += blockSize
             }
+            dirty(block, blockSize)
         } else {
             guard let taken = takeLarge((total + 63) & ~63) else { return nil }
             (block, blockSize) = taken
             classMark = largeClass
+            dirty(block, blockSize)
         }
         bytesInUse += blockSize
         var payload = block + headerBytes
@@ -153,12 +163,13 @@ enum WASIHeap {
                 if blockSize - size > largeThreshold {
                     // The rest stays free, in the same place in the address order.
                     let rest = block + size
+                    dirty(rest, 2 * UInt(MemoryLayout<UInt>.size))
                     words(rest)[0] = following
                     words(rest)[1] = blockSize - size
                     replacement = rest
                     taken = size
                 }
-                if previous == 0 { largeHead = replacement } else { words(previous)[0] = replacement }
+                if previous == 0 { largeHead = replacement } else { link(previous, replacement) }
                 return (block, taken)
             }
             previous = block
@@ -176,7 +187,7 @@ enum WASIHeap {
         let classMark = header[0], block = payload - UInt(header[1])
         if classMark != largeClass {
             let head = smallHead(Int(classMark))
-            words(block)[0] = head.pointee
+            link(block, head.pointee)
             head.pointee = block
             bytesInUse -= UInt(1) << UInt(classMark)
             return
@@ -211,12 +222,40 @@ enum WASIHeap {
         }
         if start + size == next {
             next = start
-            if previous == 0 { largeHead = current } else { words(previous)[0] = current }
+            if previous == 0 { largeHead = current } else { link(previous, current) }
             return
         }
+        dirty(start, 2 * UInt(MemoryLayout<UInt>.size))
         words(start)[0] = current
         words(start)[1] = size
-        if previous == 0 { largeHead = start } else { words(previous)[0] = start }
+        if previous == 0 { largeHead = start } else { link(previous, start) }
+    }
+
+    /// Writes a free block's link word (its first word).
+    static func link(_ block: UInt, _ target: UInt) {
+        dirty(block, UInt(MemoryLayout<UInt>.size))
+        words(block)[0] = target
+    }
+
+    /// `bytes` at `address` are about to be handed out or written: no longer known to be zero. The
+    /// known-zero range keeps its larger side.
+    static func dirty(_ address: UInt, _ bytes: UInt) {
+        let end = address + bytes
+        guard address < cleanEnd, end > cleanStart else { return }
+        let below = address > cleanStart ? address - cleanStart : 0
+        let above = cleanEnd > end ? cleanEnd - end : 0
+        if below >= above { cleanEnd = cleanStart + below } else { cleanStart = end }
+        if cleanStart >= cleanEnd { (cleanStart, cleanEnd) = (0, 0) }
+    }
+
+    /// Frees a block whose owner has zeroed its first `byteCount` bytes (Argon2's matrix, through
+    /// the crypto platform's `FreeLarge`, whose contract that is): they become the known-zero
+    /// range (replacing the previous one), which `wipeFreeMemory` does not zero again.
+    static func freeWiped(_ pointer: UnsafeMutableRawPointer, _ byteCount: Int) {
+        free(pointer)
+        // Freeing wrote only link words at block starts, which lie before the payload.
+        cleanStart = UInt(bitPattern: pointer)
+        cleanEnd = cleanStart + UInt(max(byteCount, 0))
     }
 }
 
@@ -242,7 +281,18 @@ extension WASIHeap {
         zero(next, end - next)
     }
 
+    /// Zeroes `count` bytes at `address`, but for the part of them known to be zero already.
     static func zero(_ address: UInt, _ count: UInt) {
+        let end = address + count
+        if address < cleanEnd && end > cleanStart {
+            zeroAll(address, cleanStart > address ? cleanStart - address : 0)
+            if end > cleanEnd { zeroAll(cleanEnd, end - cleanEnd) }
+        } else {
+            zeroAll(address, count)
+        }
+    }
+
+    static func zeroAll(_ address: UInt, _ count: UInt) {
         guard count > 0, let pointer = UnsafeMutableRawPointer(bitPattern: address) else { return }
         pointer.initializeMemory(as: UInt8.self, repeating: 0, count: Int(count))
     }

@@ -1,5 +1,6 @@
 import MyPassBytes
 import MyPassCore
+import MyPassCrypto
 import MyPassKDBX
 
 // The C ABI of mypass.wasm (Embedded Swift, wasm32): what Web/mypass.js calls. Every function
@@ -171,6 +172,15 @@ func mypassHeapInUse() -> UInt32 { UInt32(WASIHeap.bytesInUse) }
 /// The working memory an open needs beyond Argon2's matrix (the file, the XML, the model).
 let openMarginBytes: UInt64 = 8 << 20
 
+/// Argon2's matrix comes from the heap and goes back through `freeWiped`: the matrix is wiped by
+/// Argon2 before it is freed (`CryptoPlatform.FreeLarge`'s contract), so `mypass_close` does not
+/// zero those 64 MiB again. Installed before the first open (a later call is ignored).
+func installCryptoPlatform() {
+    CryptoPlatform.install(CryptoPlatform(largeMemory: (
+        allocate: { byteCount in WASIHeap.allocate(byteCount, alignment: 64) },
+        free: { pointer, byteCount in WASIHeap.freeWiped(pointer, byteCount) })))
+}
+
 /// Opens a vault from its bytes with a password (length -1: none) and a key file (length -1: none).
 /// - Returns: a handle (1 or more), or a negative `WebStatus`: wrongKey, corruptedFile,
 ///   unsupported, invalidKeyFile, limitExceeded (Argon2 memory over the codec's 1 GiB limit),
@@ -181,6 +191,7 @@ let openMarginBytes: UInt64 = 8 << 20
 func mypassOpen(_ file: UnsafePointer<UInt8>?, _ fileLength: Int32, _ password: UnsafePointer<UInt8>?, _ passwordLength: Int32,
                 _ keyFile: UnsafePointer<UInt8>?, _ keyFileLength: Int32) -> Int32 {
     guard let bytes = bytesArgument(file, fileLength) else { return WebState.fail(.invalidArgument, "no file") }
+    installCryptoPlatform()
     do throws(KDBXError) {
         let (header, _) = try KDBXHeader.read(from: bytes[...])
         let limits = KDBXLimits()
@@ -191,7 +202,8 @@ func mypassOpen(_ file: UnsafePointer<UInt8>?, _ fileLength: Int32, _ password: 
                 return WebState.fail(.limitExceeded,
                                      "Argon2 memory \(settings.memoryBytes) bytes exceeds the limit \(limits.maxArgon2MemoryBytes)")
             }
-            guard WASIHeap.reserve(UInt(settings.memoryBytes), margin: UInt(openMarginBytes)) else {
+            // (64 bytes more: the matrix is aligned to 64 bytes, see installCryptoPlatform.)
+            guard WASIHeap.reserve(UInt(settings.memoryBytes) + 64, margin: UInt(openMarginBytes)) else {
                 return WebState.fail(.outOfMemory,
                                      "the vault's Argon2 memory (\(settings.memoryBytes) bytes) and \(openMarginBytes) bytes to work in do not fit into this page's memory (\(WASIHeap.limitBytes) bytes at most)")
             }

@@ -135,13 +135,14 @@ struct Argon2Matrix: @unchecked Sendable {
                 inputBlock[5] = UInt64(variant.typeNumber)
             }
             let counts = rotationCounts
-            /// G (release: SIMD; debug: the scalar reference, see Argon2Matrix+CompressScalar.swift).
+            /// G (release: SIMD; debug and wasm32: the scalar reference, see
+            /// Argon2Matrix+CompressScalar.swift).
             @inline(__always)
             func compress(
                 _ x: UnsafeMutablePointer<UInt64>, _ y: UnsafeMutablePointer<UInt64>,
                 into next: UnsafeMutablePointer<UInt64>, xorInto: Bool
             ) {
-                #if DEBUG
+                #if DEBUG || arch(wasm32)
                 Argon2Matrix.compressScalar(x, y, into: next, scratch: scratch, xorInto: xorInto)
                 #else
                 Argon2Matrix.compress(x, y, into: next, scratch: scratch, xorInto: xorInto, counts: counts)
