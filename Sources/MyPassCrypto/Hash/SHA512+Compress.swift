@@ -87,8 +87,8 @@ extension SHA512 {
     /// Calls `body` with K0...K79 (FIPS 180-4 §4.2.3), 80 words, for a kernel that adds them to
     /// the message schedule itself.
     @inlinable
-    public static func withRoundConstants<R>(_ body: (UnsafePointer<UInt64>) throws -> R) rethrows -> R {
-        try sha512RoundConstants.withUnsafeBufferPointer { try body($0.baseAddress!) }
+    public static func withRoundConstants<R>(_ body: (UnsafePointer<UInt64>) -> R) -> R {
+        sha512RoundConstants.withUnsafeBufferPointer { body($0.baseAddress!) }
     }
 
     /// Compresses `blockCount` consecutive 128-byte blocks at `blocks` into `state`.
