@@ -30,15 +30,19 @@ let staticLinkOnLinux: [LinkerSetting] = [.unsafeFlags(["-static-stdlib", "-use-
 /// AVX-512 (and every VEX-encoded instruction) anywhere in the module, so nothing in it runs
 /// before the CPU check, not even the code that offers the kernels (it is in
 /// `MyPassCryptoHardware`, which only takes their addresses). The same holds for `MyPassCryptoBMI2`
-/// (SHA-512 with RORX, `-mbmi2`).
+/// (SHA-512 with RORX, `-mbmi2`) and `MyPassCryptoAVX512BMI2` (SHA-512 with the message schedules of
+/// eight blocks at a time in ZMM registers and the rounds with RORX and ANDN, `-mavx512f -mbmi
+/// -mbmi2`: one module, so that the vector and the scalar instructions interleave in one function).
 #if arch(x86_64)
 let x86CryptoFeatures: [SwiftSetting] = [.unsafeFlags(["-Xcc", "-maes", "-Xcc", "-msha", "-Xcc", "-msse4.1"])]
 let x86AVX512Features: [SwiftSetting] = [.unsafeFlags(["-Xcc", "-mavx512f"])]
 let x86BMI2Features: [SwiftSetting] = [.unsafeFlags(["-Xcc", "-mbmi2"])]
+let x86AVX512BMI2Features: [SwiftSetting] = [.unsafeFlags(["-Xcc", "-mavx512f", "-Xcc", "-mbmi", "-Xcc", "-mbmi2"])]
 #else
 let x86CryptoFeatures: [SwiftSetting] = []
 let x86AVX512Features: [SwiftSetting] = []
 let x86BMI2Features: [SwiftSetting] = []
+let x86AVX512BMI2Features: [SwiftSetting] = []
 #endif
 
 /// The hardware kernels reach LLVM's intrinsics through the Builtin module (accepted in a URL dependency).
@@ -67,12 +71,17 @@ let package = Package(
         // The x86_64 AES-NI and SHA-NI kernels, and the offer of every x86_64 kernel to MyPassCrypto at
         // start-up (in no library product).
         .target(
-            name: "MyPassCryptoHardware", dependencies: ["MyPassCrypto", "MyPassCryptoAVX512", "MyPassCryptoBMI2"],
+            name: "MyPassCryptoHardware", dependencies: ["MyPassCrypto", "MyPassCryptoAVX512", "MyPassCryptoBMI2", "MyPassCryptoAVX512BMI2"],
             swiftSettings: strict + builtinModule + x86CryptoFeatures),
         // The x86_64 AVX-512 kernels (ChaCha20, Salsa20), offered by MyPassCryptoHardware (in no library product).
         .target(name: "MyPassCryptoAVX512", swiftSettings: strict + builtinModule + x86AVX512Features),
         // The x86_64 BMI2 kernel (SHA-512), offered by MyPassCryptoHardware (in no library product).
         .target(name: "MyPassCryptoBMI2", dependencies: ["MyPassCrypto"], swiftSettings: strict + x86BMI2Features),
+        // The x86_64 AVX-512 + BMI2 kernel (SHA-512 eight blocks' schedules at a time), offered by
+        // MyPassCryptoHardware (in no library product).
+        .target(
+            name: "MyPassCryptoAVX512BMI2", dependencies: ["MyPassCrypto", "MyPassBytes"],
+            swiftSettings: strict + x86AVX512BMI2Features),
         // DEFLATE (RFC 1951), zlib (RFC 1950) and gzip (RFC 1952), inflate and deflate.
         .target(name: "MyPassCompression", dependencies: ["MyPassBytes"], swiftSettings: strict),
         // Streaming XML 1.0 tokenizer and KeePass-shaped writer.

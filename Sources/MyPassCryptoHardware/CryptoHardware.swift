@@ -1,6 +1,7 @@
 import MyPassCrypto
 #if arch(x86_64)
 import MyPassCryptoAVX512
+import MyPassCryptoAVX512BMI2
 import MyPassCryptoBMI2
 #endif
 
@@ -8,9 +9,9 @@ import MyPassCryptoBMI2
 /// need (`-maes -msha -msse4.1`, Package.swift): a module that no library product contains, so
 /// that the library products carry no unsafe flag. The `mypass` and `mypass-bench` executables
 /// and the tests link it. It also offers the AVX-512 ChaCha20 and Salsa20 kernels of
-/// `MyPassCryptoAVX512` and the BMI2 SHA-512 of `MyPassCryptoBMI2` (modules compiled with
-/// `-mavx512f` and `-mbmi2`, in which no code may run before the CPU check: this module only
-/// takes the kernels' addresses).
+/// `MyPassCryptoAVX512` and the SHA-512 kernels of `MyPassCryptoAVX512BMI2` and
+/// `MyPassCryptoBMI2` (modules compiled with `-mavx512f`, `-mavx512f -mbmi -mbmi2` and `-mbmi2`,
+/// in which no code may run before the CPU check: this module only takes the kernels' addresses).
 ///
 /// Nothing here runs before ``CryptoBackend`` has checked that the CPU has the features a kernel
 /// names (on a CPU without AES-NI its instructions stop the process with SIGILL). On other
@@ -43,12 +44,16 @@ public enum CryptoHardware {
         #endif
     }
 
-    /// SHA-512 with BMI2's RORX, nil on other architectures.
-    package static var sha512: HashBackend? {
+    /// The SHA-512 kernels, best first: the message schedules of eight blocks at a time with
+    /// AVX-512F beside rounds with BMI2's RORX and BMI1's ANDN, then the portable rounds and
+    /// schedule with RORX alone; none on other architectures.
+    package static var sha512: [HashBackend] {
         #if arch(x86_64)
-        return HashBackend(name: "bmi2", requiredCPUFeatures: ["bmi2"], compress: bmi2SHA512Compress)
+        return [HashBackend(name: "avx512-bmi2", requiredCPUFeatures: ["avx512f", "bmi1", "bmi2"],
+                            compress: avx512BMI2SHA512Compress),
+                HashBackend(name: "bmi2", requiredCPUFeatures: ["bmi2"], compress: bmi2SHA512Compress)]
         #else
-        return nil
+        return []
         #endif
     }
 

@@ -17,7 +17,7 @@ enum TestBackends {
                                           "AES")
     static let sha256: [HashBackend] = usable(CryptoHardware.sha256.map { [$0] } ?? [],
                                               CryptoBackend.available(cpuFeatures: features).sha256, "SHA-256")
-    static let sha512: [HashBackend] = usable(CryptoHardware.sha512.map { [$0] } ?? [],
+    static let sha512: [HashBackend] = usable(CryptoHardware.sha512,
                                               CryptoBackend.available(cpuFeatures: features).sha512, "SHA-512")
     static let chacha20: [StreamBackend] = usable(CryptoHardware.chacha20.map { [$0] } ?? [],
                                                   CryptoBackend.available(cpuFeatures: features).chacha20, "ChaCha20")
@@ -111,6 +111,17 @@ struct CryptoBackendTests {
         #expect(names(["sse4_1", "sha_ni", "avx512f"], nil) == ["portable", "test-sha", "portable", "test-chacha", "test-salsa"])
         #expect(names(["aes", "sha_ni", "avx2"], nil) == ["portable", "test-sha", "portable", "portable", "portable"])
         #expect(names([], nil) == ["portable", "portable", "portable", "portable", "portable"])
+        // Several kernels for one primitive (SHA-512 on x86_64): the first the CPU can run, best first.
+        let wide = HashBackend(name: "test-wide", requiredCPUFeatures: ["avx512f", "bmi1", "bmi2"], compress: { _, _, _ in })
+        let narrow = HashBackend(name: "test-narrow", requiredCPUFeatures: ["bmi2"], compress: { _, _, _ in })
+        func sha512(_ features: Set<String>, _ environment: String?) -> String {
+            CryptoBackend.choose(aes: [], sha256: [], sha512: [wide, narrow], cpuFeatures: features, environment: environment).sha512.name
+        }
+        #expect(sha512(["avx512f", "bmi1", "bmi2"], nil) == "test-wide")
+        #expect(sha512(["avx512f", "bmi2"], nil) == "test-narrow")
+        #expect(sha512(["bmi1", "bmi2"], nil) == "test-narrow")
+        #expect(sha512(["avx512f", "bmi1"], nil) == "portable")
+        #expect(sha512(["avx512f", "bmi1", "bmi2"], "portable") == "portable")
     }
 
     @Test("CPU features: /proc/cpuinfo flags and the arm64 AT_HWCAP bits")
@@ -152,7 +163,8 @@ struct CryptoBackendTests {
         #expect(TestBackends.aes.map(\.name) == (features.isSuperset(of: ["aes", "sse4_1", "ssse3"]) ? ["aes-ni", "portable"] : ["portable"]))
         #expect(TestBackends.sha256.map(\.name)
             == (features.isSuperset(of: ["sha_ni", "sse4_1", "ssse3"]) ? ["sha-ni", "portable"] : ["portable"]))
-        #expect(TestBackends.sha512.map(\.name) == (features.contains("bmi2") ? ["bmi2", "portable"] : ["portable"]))
+        #expect(TestBackends.sha512.map(\.name) == (features.isSuperset(of: ["avx512f", "bmi1", "bmi2"]) ? ["avx512-bmi2", "bmi2", "portable"]
+            : features.contains("bmi2") ? ["bmi2", "portable"] : ["portable"]))
         #expect(TestBackends.chacha20.map(\.name) == (features.contains("avx512f") ? ["avx512", "portable"] : ["portable"]))
         #expect(TestBackends.salsa20.map(\.name) == (features.contains("avx512f") ? ["avx512", "portable"] : ["portable"]))
         #endif
@@ -233,13 +245,29 @@ struct CryptoBackendTests {
           arguments: TestBackends.hardwareSHA512)
     func sha512Differential(backend: HashBackend) {
         var random = DifferentialRandom(seed: Self.seed &+ 5)
-        for trial in 0..<300 {
-            let length = trial < 260 ? trial : random.below(trial < 290 ? 5000 : 300_000)
+        for trial in 0..<340 {
+            // Every length up to two blocks; then around the AVX-512 kernel's eight-block groups
+            // (1,024 bytes): 1,024 × k - 1, 1,024 × k and 1,024 × k + 1 for k = 1...16; then random ones.
+            let length = switch trial {
+            case 0..<260: trial
+            case 260..<308: 1024 * (1 + (trial - 260) / 3) + (trial - 260) % 3 - 1
+            case 308..<330: random.below(5000)
+            default: random.below(300_000)
+            }
             let message = random.bytes(length)
-            var portable = SHA512(backend: .portableSHA512), hardware = SHA512(backend: backend)
+            var portable = SHA512(backend: .portableSHA512)
             portable.update(message)
-            for piece in random.pieces(message, maxPiece: 400) { hardware.update(piece) }
-            #expect(hardware.finalize() == portable.finalize(), "seed \(Self.seed), trial \(trial), length \(length)")
+            let expected = portable.finalize()
+            // One call (whole groups, then the blocks left over and the tail), small pieces (the
+            // kernel called for a few blocks at a time), and pieces of up to three groups.
+            var whole = SHA512(backend: backend), small = SHA512(backend: backend), large = SHA512(backend: backend)
+            whole.update(message)
+            for piece in random.pieces(message, maxPiece: 400) { small.update(piece) }
+            for piece in random.pieces(message, maxPiece: 3200) { large.update(piece) }
+            let context = "seed \(Self.seed), trial \(trial), length \(length)"
+            #expect(whole.finalize() == expected, "one call, \(context)")
+            #expect(small.finalize() == expected, "pieces of up to 400 bytes, \(context)")
+            #expect(large.finalize() == expected, "pieces of up to 3,200 bytes, \(context)")
         }
     }
 

@@ -1,6 +1,7 @@
 /// Which implementation runs AES-256, SHA-2, ChaCha20 and Salsa20 in this process: the portable
 /// Swift code, or a CPU's own instructions (AES-NI and SHA-NI on x86_64, the ARMv8 AES and SHA-2
-/// instructions on arm64, AVX-512 for the ChaCha20 and Salsa20 keystreams, BMI2 for SHA-512).
+/// instructions on arm64, AVX-512 for the ChaCha20 and Salsa20 keystreams and SHA-512's message
+/// schedule, BMI2 for SHA-512's rounds).
 ///
 /// The choice is made once, at the first use of AES or SHA-2, from what the CPU offers and from the
 /// environment (`MYPASS_CRYPTO_BACKEND=portable` rules the hardware paths out), as the program
@@ -23,7 +24,9 @@ public enum CryptoBackend {
     public static var aes: String { selection.aes.name }
     /// The SHA-256 implementation in use: `portable`, `sha-ni` or `armv8`.
     public static var sha256: String { selection.sha256.name }
-    /// The SHA-512 implementation in use: `portable` or `bmi2` (x86_64, the same rounds with RORX).
+    /// The SHA-512 implementation in use: `portable`, `bmi2` (x86_64, the same rounds with RORX) or
+    /// `avx512-bmi2` (x86_64, eight blocks' message schedules at a time in AVX-512 lanes, then the
+    /// rounds with RORX).
     public static var sha512: String { selection.sha512.name }
     /// The ChaCha20 keystream implementation in use: `portable` (four blocks at a time in SIMD
     /// lanes) or `avx512` (sixteen).
@@ -50,15 +53,15 @@ public enum CryptoBackend {
 
     /// Offers hardware kernels (the x86_64 module calls this at start-up). Call it before any
     /// other code of the process uses AES or SHA-2, from the one thread running then: the first
-    /// use fixes the choice.
+    /// use fixes the choice. `sha512` lists its kernels best first (the first the CPU can run wins).
     /// - Returns: `false` when the choice was already made (the offer is then ignored).
     @discardableResult
-    package static func offer(aes: AESBackend? = nil, sha256: HashBackend? = nil, sha512: HashBackend? = nil,
+    package static func offer(aes: AESBackend? = nil, sha256: HashBackend? = nil, sha512: [HashBackend] = [],
                               chacha20: StreamBackend? = nil, salsa20: StreamBackend? = nil) -> Bool {
         guard !chosen else { return false }
         if let aes { offeredAES.insert(aes, at: 0) }
         if let sha256 { offeredSHA256.insert(sha256, at: 0) }
-        if let sha512 { offeredSHA512.insert(sha512, at: 0) }
+        offeredSHA512.insert(contentsOf: sha512, at: 0)
         if let chacha20 { offeredChaCha20.insert(chacha20, at: 0) }
         if let salsa20 { offeredSalsa20.insert(salsa20, at: 0) }
         return true

@@ -84,6 +84,13 @@ extension SHA512 {
         h = t1 &+ t2
     }
 
+    /// Calls `body` with K0...K79 (FIPS 180-4 §4.2.3), 80 words, for a kernel that adds them to
+    /// the message schedule itself.
+    @inlinable
+    public static func withRoundConstants<R>(_ body: (UnsafePointer<UInt64>) -> R) -> R {
+        sha512RoundConstants.withUnsafeBufferPointer { body($0.baseAddress!) }
+    }
+
     /// Compresses `blockCount` consecutive 128-byte blocks at `blocks` into `state`.
     ///
     /// This is FIPS 180-4 §6.4.2 written out: the 80 rounds are unrolled so that the eight working
