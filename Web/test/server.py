@@ -1,11 +1,12 @@
 """The test server of Web/check.sh: serves a directory on 127.0.0.1 (static files, with the
-cross-origin isolation headers the threads measurement needs) and takes one POST /report, written
-to the file given. Never listens beyond the loopback address.
+cross-origin isolation headers the threads measurement needs, left out when
+MYPASS_SERVE_NOT_ISOLATED=1: Web/threads/bench.sh --not-isolated) and takes one POST /report,
+written to the file given. Never listens beyond the loopback address.
 
-For `check.sh --bench` (MYPASS_BENCH_NATIVE, MYPASS_BENCH_VAULT and MYPASS_BENCH_BROWSER_PID set)
-it also answers GET /native: runs `MYPASS_BENCH_NATIVE ls VAULT --json` (password "demo" on its
-standard input) and returns its wall and CPU seconds (user + system, from the child's rusage), and
-GET /cpu: the CPU seconds so far of the browser, the process MYPASS_BENCH_BROWSER_PID names and
+For `check.sh --bench` (MYPASS_BENCH_NATIVE and MYPASS_BENCH_VAULT set) it also answers GET
+/native: runs `MYPASS_BENCH_NATIVE ls VAULT --json` (password "demo" on its standard input) and
+returns its wall and CPU seconds (user + system, from the child's rusage), and (MYPASS_BENCH_BROWSER_PID
+set, also by Web/threads/bench.sh) GET /cpu: the CPU seconds so far of the browser, the process MYPASS_BENCH_BROWSER_PID names and
 every process below it (from /proc: in ticks and, per thread, in nanoseconds)."""
 import http.server
 import json
@@ -19,6 +20,7 @@ root, port_file, report_file = sys.argv[1], sys.argv[2], sys.argv[3]
 native = os.environ.get("MYPASS_BENCH_NATIVE")
 vault = os.environ.get("MYPASS_BENCH_VAULT")
 browser_pid_file = os.environ.get("MYPASS_BENCH_BROWSER_PID")
+isolated = os.environ.get("MYPASS_SERVE_NOT_ISOLATED") != "1"
 
 
 def run_native():
@@ -73,12 +75,13 @@ class Handler(http.server.SimpleHTTPRequestHandler):
 
     def end_headers(self):
         self.send_header("Cache-Control", "no-store")
-        self.send_header("Cross-Origin-Opener-Policy", "same-origin")
-        self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
+        if isolated:
+            self.send_header("Cross-Origin-Opener-Policy", "same-origin")
+            self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
         super().end_headers()
 
     def do_GET(self):
-        if native and self.path in ("/native", "/cpu"):
+        if (native and vault and self.path == "/native") or (browser_pid_file and self.path == "/cpu"):
             body = json.dumps(run_native() if self.path == "/native" else browser_cpu()).encode()
             self.send_response(200)
             self.send_header("Content-Type", "application/json")

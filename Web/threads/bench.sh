@@ -53,32 +53,9 @@ known() {
   known "argon2d 256 MiB t=4 p=4" password somesaltsomesalt 262144 4 4 0 -d
   echo "]"
 } >"$site/cases.json"
-export MYPASS_BENCH_NATIVE=/bin/false MYPASS_BENCH_VAULT=/dev/null MYPASS_BENCH_BROWSER_PID="$work/browser.pid"
-if ((isolated)); then
-  python3 "$root/Web/test/server.py" "$site" "$work/port" "$work/report.json" &
-else
-  # The same static files and /report, without Cross-Origin-Opener-Policy and -Embedder-Policy.
-  python3 - "$site" "$work/port" "$work/report.json" <<'PY' &
-import http.server, os, sys
-root, port_file, report_file = sys.argv[1:4]
-class Handler(http.server.SimpleHTTPRequestHandler):
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, directory=root, **kwargs)
-    def do_POST(self):
-        body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
-        open(report_file + ".tmp", "wb").write(body)
-        os.replace(report_file + ".tmp", report_file)
-        self.send_response(204)
-        self.end_headers()
-    def log_message(self, *args):
-        pass
-Handler.extensions_map[".wasm"] = "application/wasm"
-Handler.extensions_map[".js"] = "text/javascript"
-server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-open(port_file, "w").write(str(server.server_address[1]))
-server.serve_forever()
-PY
-fi
+export MYPASS_BENCH_BROWSER_PID="$work/browser.pid"
+((isolated)) || export MYPASS_SERVE_NOT_ISOLATED=1  # the same server, without the isolation headers
+python3 "$root/Web/test/server.py" "$site" "$work/port" "$work/report.json" &
 server_pid=$!
 for _ in $(seq 100); do [[ -s $work/port ]] && break; sleep 0.05; done
 port="$(cat "$work/port")"
