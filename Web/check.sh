@@ -30,8 +30,15 @@ if ! command -v "$chromium" >/dev/null && [[ $(id -u) == 0 ]]; then
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 fi
 command -v "$chromium" >/dev/null || { echo "web: chromium is missing"; exit 1; }
-mypass="${MYPASS:-$root/.build/release/mypass}"
-[[ -x $mypass ]] || swift build -c release --product mypass
+# The native mypass the page is compared with: built now unless MYPASS names one (a stale binary
+# would make --bench compare with old code; up to date, the build is a few seconds).
+if [[ -n ${MYPASS:-} ]]; then
+  mypass="$MYPASS"
+else
+  mypass="$root/.build/release/mypass"
+  swift build -c release --product mypass >"$root/.build/web-mypass-build.log" 2>&1 \
+    || { echo "web: building mypass failed (.build/web-mypass-build.log)"; exit 1; }
+fi
 if [[ -n ${MYPASS_WASM:-} ]]; then
   wasm="$MYPASS_WASM"
 else
