@@ -7,7 +7,7 @@
 # a file that is no vault and an Argon2 memory beyond what wasm32 can hold must show their errors.
 # Prints `web: N/N checks` last; exits 1 when a check fails.
 #
-# Usage: Web/check.sh   (MYPASS: the mypass binary, default .build/release/mypass, built if missing;
+# Usage: Web/check.sh   (MYPASS: the mypass binary, default .build/release/mypass, built first;
 #        CHROMIUM: the browser, default chromium, installed from Debian when missing and running as
 #        root; MYPASS_WASM: a mypass.wasm to use instead of building it with Embedded/build.sh)
 #        Web/check.sh --bench [RUNS]   (not run by CI): opens the KeePass-default vault (Argon2d
